@@ -1,0 +1,297 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read a URDF (or xacro) description into a :class:`RobotModel`.
+
+Fixed joints are merged into their parent link (their links stay available as
+named frames); mimic joints are reported in ``model.notes`` and treated as
+independent; floating and planar joints are rejected.
+"""
+
+import math
+import os
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+
+from .inertial import check_inertial, Inertial
+from .joint import Actuator, Friction, Joint, JointLimits, Mimic
+from .robot_model import Frame, missing_inertial, RobotModel
+from .transforms import rpy_to_matrix, snap
+from ..errors import (DescriptionParseError, ModelError, NonFiniteValueError, TopologyError,
+                      UnsupportedJointError)
+
+
+def load_description_text(path_or_xml, xacro_args=None):
+    """
+    Return URDF text from a file path, a xacro file or XML text.
+
+    Parameters
+    ----------
+    path_or_xml : str or os.PathLike
+        ``.urdf`` path, ``.xacro`` path or the XML itself.
+    xacro_args : dict, optional
+        Arguments for xacro.
+
+    Returns
+    -------
+    tuple of (str, str)
+        The URDF text and a label of its source (path or ``'<string>'``).
+
+    Raises
+    ------
+    DescriptionParseError
+        If the file cannot be read or xacro fails.
+
+    """
+    if isinstance(path_or_xml, str) and path_or_xml.lstrip().startswith('<'):
+        return path_or_xml, '<string>'
+    path = os.fspath(path_or_xml)
+    if not os.path.isfile(path):
+        raise DescriptionParseError('file not found', path)
+    if path.endswith('.xacro'):
+        try:
+            import xacro
+            doc = xacro.process_file(path, mappings={k: str(v) for k, v in
+                                                     (xacro_args or {}).items()})
+            return doc.toxml(), path
+        except Exception as exc:  # xacro raises many types; report them all the same way
+            raise DescriptionParseError(f'xacro failed: {exc}', path) from exc
+    try:
+        with open(path, 'r', encoding='utf-8') as fh:
+            return fh.read(), path
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DescriptionParseError(f'cannot read file: {exc}', path) from exc
+
+
+def read_urdf(path_or_xml, xacro_args=None):
+    """
+    Parse a URDF into a :class:`RobotModel`.
+
+    Parameters
+    ----------
+    path_or_xml : str or os.PathLike
+        ``.urdf`` path, ``.xacro`` path or the XML itself.
+    xacro_args : dict, optional
+        Arguments for xacro.
+
+    Returns
+    -------
+    RobotModel
+        The model, with gravity (0, 0, -9.81) m/s^2.
+
+    Raises
+    ------
+    ModelError
+        With the file, link or joint, field and value of the problem.
+
+    """
+    text, source = load_description_text(path_or_xml, xacro_args)
+    robot, notes = _parse(text, source)
+    return _build(robot, text, source, notes)
+
+
+def _parse(text, source):
+    from urdf_parser_py import urdf as urdf_mod
+    from urdf_parser_py.xml_reflection import core
+    notes = []
+    previous = core.on_error
+    core.on_error = notes.append
+    try:
+        robot = urdf_mod.URDF.from_xml_string(text)
+    except Exception as exc:  # urdf_parser_py raises ParseError, ValueError, XML errors
+        msg = ' '.join(str(exc).split())
+        raise DescriptionParseError(f'invalid URDF: {msg}', source) from exc
+    finally:
+        core.on_error = previous
+    return robot, [' '.join(str(n).split()) for n in notes]
+
+
+def _vec(values, n, source, element, field):
+    arr = np.array([0.0] * n if values is None else values, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        raise NonFiniteValueError('value must be finite', source, element, field, arr.tolist())
+    return arr
+
+
+def _pose(origin, source, element):
+    if origin is None:
+        return np.eye(3), np.zeros(3)
+    xyz = _vec(origin.xyz, 3, source, element, 'origin.xyz')
+    rpy = _vec(origin.rpy, 3, source, element, 'origin.rpy')
+    return rpy_to_matrix(rpy), snap(xyz)
+
+
+def _link_inertial(link, source):
+    element = f'link {link.name!r}'
+    if link.inertial is None:
+        return None
+    inr = link.inertial
+    mass = inr.mass if inr.mass is not None else 0.0
+    if inr.inertia is None:
+        tensor = np.zeros((3, 3))
+    else:
+        t = inr.inertia
+        tensor = np.array([[t.ixx, t.ixy, t.ixz], [t.ixy, t.iyy, t.iyz], [t.ixz, t.iyz, t.izz]],
+                          dtype=float)
+    rot, trans = _pose(inr.origin, source, element)
+    body = Inertial(mass, np.zeros(3), tensor)
+    check_inertial(body, element, source)
+    return body.transformed(rot, trans)
+
+
+def _transmissions(text):
+    """Gear ratios by joint name from ``<transmission>`` elements."""
+    ratios = {}
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError:
+        return ratios
+    for tr in root.iter('transmission'):
+        reductions = [el.text for el in tr.iter('mechanicalReduction') if el.text]
+        joints = [el.get('name') for el in tr.findall('joint') if el.get('name')]
+        if len(joints) == 1 and reductions:
+            try:
+                ratios[joints[0]] = float(reductions[0])
+            except ValueError:
+                continue
+    return ratios
+
+
+def _limits(joint, source, notes):
+    element = f'joint {joint.name!r}'
+    lim = joint.limit
+    if lim is None:
+        if joint.type in ('revolute', 'prismatic'):
+            raise ModelError('revolute and prismatic joints need a <limit>', source, element,
+                             'limit')
+        return JointLimits()
+    lower, upper = -math.inf, math.inf
+    if joint.type != 'continuous':
+        lower = float(lim.lower if lim.lower is not None else 0.0)
+        upper = float(lim.upper if lim.upper is not None else 0.0)
+    values = {}
+    for name in ('effort', 'velocity'):
+        value = getattr(lim, name)
+        value = math.inf if value is None else float(value)
+        if math.isnan(value):
+            raise NonFiniteValueError('limit must not be NaN', source, element,
+                                      f'limit.{name}', value)
+        if value <= 0.0:
+            notes.append(f'joint {joint.name!r}: limit {name}={value:g} taken as unlimited')
+            value = math.inf
+        values[name] = value
+    for name, value in (('lower', lower), ('upper', upper)):
+        if math.isnan(value):
+            raise NonFiniteValueError('limit must not be NaN', source, element,
+                                      f'limit.{name}', value)
+    return JointLimits(lower=lower, upper=upper, velocity=values['velocity'],
+                       effort=values['effort'])
+
+
+def _build(robot, text, source, notes):
+    links = {link.name: link for link in robot.links}
+    joints_by_parent = {}
+    child_of = {}
+    for joint in robot.joints:
+        element = f'joint {joint.name!r}'
+        for role, name in (('parent', joint.parent), ('child', joint.child)):
+            if name not in links:
+                raise TopologyError(f'{role} link does not exist', source, element, role, name)
+        if joint.child in child_of:
+            raise TopologyError('link has more than one parent joint', source,
+                                f'link {joint.child!r}', 'parent',
+                                [child_of[joint.child], joint.name])
+        child_of[joint.child] = joint.name
+        joints_by_parent.setdefault(joint.parent, []).append(joint)
+    roots = [name for name in links if name not in child_of]
+    if len(roots) != 1:
+        if not roots:
+            raise TopologyError('no root link (the joints form a loop)', source)
+        raise TopologyError(f'several root links: {", ".join(roots)}', source)
+    root = roots[0]
+    ratios = _transmissions(text)
+
+    model_joints, bodies, frames = [], [], []
+    root_body = _link_inertial(links[root], source) or Inertial.zero()
+    # Each URDF link: (body index, rotation, translation) of its frame in that body.
+    attach = {root: (-1, np.eye(3), np.zeros(3))}
+    # Depth-first over joints, siblings in file order, so each subtree is contiguous.
+    stack = list(reversed(joints_by_parent.get(root, [])))
+    while stack:
+        joint = stack.pop()
+        stack.extend(reversed(joints_by_parent.get(joint.child, [])))
+        body, r_pl, p_pl = attach[joint.parent]
+        element = f'joint {joint.name!r}'
+        r_o, p_o = _pose(joint.origin, source, element)
+        r_j = snap(r_pl @ r_o)
+        p_j = snap(r_pl @ p_o + p_pl)
+        child = links[joint.child]
+        child_inertial = _link_inertial(child, source)
+        if joint.type == 'fixed':
+            attach[joint.child] = (body, r_j, p_j)
+            if body >= 0:
+                frames.append(Frame(joint.child, body, r_j, p_j))
+                if child_inertial is not None:
+                    current = bodies[body]
+                    merged = child_inertial.transformed(r_j, p_j)
+                    bodies[body] = merged if current is None else current.combined(merged)
+            else:
+                frames.append(Frame(joint.child, -1, r_j, p_j))
+                if child_inertial is not None:
+                    root_body = root_body.combined(child_inertial.transformed(r_j, p_j))
+            continue
+        if joint.type not in ('revolute', 'continuous', 'prismatic'):
+            raise UnsupportedJointError(
+                'unsupported joint type (supported: revolute, continuous, prismatic, '
+                'fixed)', source, element, 'type', joint.type)
+        axis = _vec(joint.axis if joint.axis is not None else [1.0, 0.0, 0.0], 3, source,
+                    element, 'axis')
+        norm = np.linalg.norm(axis)
+        if norm < 1e-12:
+            raise ModelError('axis must not be zero', source, element, 'axis',
+                             axis.tolist())
+        friction = Friction()
+        if joint.dynamics is not None:
+            damping = float(joint.dynamics.damping or 0.0)
+            coulomb = float(joint.dynamics.friction or 0.0)
+            for name, value in (('dynamics.damping', damping),
+                                ('dynamics.friction', coulomb)):
+                if not math.isfinite(value) or value < 0.0:
+                    raise ModelError('must be finite and >= 0', source, element, name,
+                                     value)
+            friction = Friction(coulomb_pos=coulomb, coulomb_neg=coulomb,
+                                viscous_pos=damping, viscous_neg=damping)
+        mimic = None
+        if joint.mimic is not None:
+            m = joint.mimic
+            mimic = Mimic(m.joint, 1.0 if m.multiplier is None else float(m.multiplier),
+                          0.0 if m.offset is None else float(m.offset))
+            notes.append(f'joint {joint.name!r} mimics {mimic.joint!r} '
+                         f'(x{mimic.multiplier:g} + {mimic.offset:g}); treated as '
+                         'independent')
+        actuator = Actuator(gear_ratio=ratios.get(joint.name, 1.0))
+        index = len(model_joints)
+        model_joints.append(Joint(
+            name=joint.name, kind=joint.type, parent=body, link=joint.child,
+            rotation=r_j, translation=p_j, axis=snap(axis / norm),
+            limits=_limits(joint, source, notes), actuator=actuator, friction=friction,
+            mimic=mimic))
+        bodies.append(child_inertial)
+        attach[joint.child] = (index, np.eye(3), np.zeros(3))
+    missing = missing_inertial()
+    inertials = [missing if b is None else b for b in bodies]
+    return RobotModel(robot.name, root, model_joints, inertials, frames=frames,
+                      root_inertial=root_body, source=source, notes=notes)

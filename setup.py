@@ -1,0 +1,57 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Build script for the robodyn_ros ament_python package."""
+
+from glob import glob
+import os
+
+from setuptools import find_packages, setup
+
+package_name = 'robodyn_ros'
+
+
+def _files(pattern):
+    return sorted(f for f in glob(pattern) if os.path.isfile(f))
+
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'test.*']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        (os.path.join('share', package_name, 'launch'), _files('launch/*.launch.py')),
+        (os.path.join('share', package_name, 'urdf'),
+         _files('urdf/*.urdf') + _files('urdf/*.xacro')),
+        (os.path.join('share', package_name, 'config'), _files('config/*.yaml')),
+        (os.path.join('share', package_name, 'rviz'), _files('rviz/*.rviz')),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='robodyn_ros maintainers',
+    maintainer_email='maintainers@robodyn.invalid',
+    description='Model-based control of robot arms for ROS 2: custom recursive '
+                'Newton-Euler dynamics, trajectory planning, computed-torque and '
+                'variable-structure self-tuning control, a friction-aware driver-board '
+                'interface and parallel dynamics.',
+    license='Apache-2.0',
+    extras_require={'test': ['pytest', 'hypothesis']},
+    entry_points={
+        'console_scripts': [
+            'robodyn = robodyn_ros.cli.main:main',
+        ],
+    },
+)
