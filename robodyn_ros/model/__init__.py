@@ -39,7 +39,8 @@ def load_robot(name_or_path, params=None, xacro_args=None):
     Parameters
     ----------
     name_or_path : str or os.PathLike
-        Library name (see :func:`robodyn_ros.model.library.names`) or a file.
+        Library name (see :func:`robodyn_ros.model.library.names`), a file,
+        or an example-robot-data robot (``'ur5'``, ``'panda'``).
     params : str, os.PathLike or mapping, optional
         Parameter file merged onto a URDF (ignored for library robots,
         which carry their own data, unless given explicitly).
@@ -69,7 +70,10 @@ def load_robot(name_or_path, params=None, xacro_args=None):
         return model
     if os.path.isfile(key):
         return RobotModel.from_urdf(key, params=params, xacro_args=xacro_args)
-    raise UnknownRobotError(key, library.names())
+    from .example_robots import EXAMPLE_URDFS, example_urdf
+    if key in EXAMPLE_URDFS:
+        return RobotModel.from_urdf(example_urdf(key), params=params)
+    raise UnknownRobotError(key, library.names() + list(EXAMPLE_URDFS))
 
 
 __all__ = ['Actuator', 'BearingFriction', 'DEFAULT_GRAVITY', 'Frame', 'Friction', 'Inertial',

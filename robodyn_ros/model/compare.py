@@ -98,8 +98,8 @@ def model_differences(a, b, tol=1e-12, compare_params=True):
                             diffs.append(f'{where}: {key} {va!r} vs {vb!r}')
                     elif not _close(va, vb, tol):
                         diffs.append(f'{where}: {key} {va!r} vs {vb!r}')
-    fa = {n: f for n, f in a.frames.items()}
-    fb = {n: f for n, f in b.frames.items()}
+    fa = dict(a.frames)
+    fb = dict(b.frames)
     if set(fa) != set(fb):
         diffs.append(f'frames differ: {sorted(set(fa) ^ set(fb))}')
     for name in sorted(set(fa) & set(fb)):

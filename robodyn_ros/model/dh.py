@@ -30,6 +30,7 @@ joint ``d`` is the offset added to ``q``.
 """
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,6 +40,25 @@ from .params import parse_actuator, parse_friction, parse_limits
 from .robot_model import DEFAULT_GRAVITY, Frame, RobotModel
 from .transforms import rot_x, rot_z, snap
 from ..errors import ModelError, NonFiniteValueError
+
+
+@dataclass(frozen=True)
+class DHTable:
+    """
+    A Denavit-Hartenberg table as given to :func:`model_from_dh`.
+
+    Attributes
+    ----------
+    convention : str
+        ``'standard'`` or ``'modified'``.
+    rows : tuple of tuple
+        ``(a [m], alpha [rad], d [m], theta [rad], 'R' or 'P')`` per link.
+
+    """
+
+    convention: str
+    rows: tuple
+
 
 _REQUIRED = ('a', 'alpha', 'd', 'theta', 'joint', 'mass', 'com', 'inertia')
 _OPTIONAL = ('name', 'link', 'armature', 'gear_ratio', 'motor_inertia', 'torque_constant',
@@ -136,7 +156,7 @@ def model_from_dh(links, convention='standard', gravity=DEFAULT_GRAVITY, name='d
     rows = list(links)
     if not rows:
         raise ModelError('a DH table needs at least one link', source)
-    joints, inertials, frames = [], [], []
+    joints, inertials, frames, table = [], [], [], []
     prev_a, prev_alpha = 0.0, 0.0
     for i, row in enumerate(rows):
         element = f'DH row {i + 1}'
@@ -149,8 +169,8 @@ def model_from_dh(links, convention='standard', gravity=DEFAULT_GRAVITY, name='d
         if unknown:
             raise ModelError(f'unknown keys: {", ".join(map(str, unknown))} (allowed: '
                              f'{", ".join(_REQUIRED + _OPTIONAL)})', source, element)
-        a, alpha, d, theta = (_number(row, k, element, source) for k in ('a', 'alpha', 'd',
-                                                                           'theta'))
+        a, alpha, d, theta = (_number(row, k, element, source)
+                              for k in ('a', 'alpha', 'd', 'theta'))
         kind = str(row['joint']).upper()
         if kind not in ('R', 'P'):
             raise ModelError("joint must be 'R' or 'P'", source, element, 'joint', row['joint'])
@@ -189,9 +209,10 @@ def model_from_dh(links, convention='standard', gravity=DEFAULT_GRAVITY, name='d
             actuator=parse_actuator(_actuator_fields(row), element, source),
             friction=parse_friction(_friction_fields(row), element, source)))
         inertials.append(body)
+        table.append((a, alpha, d, theta, kind))
         prev_a, prev_alpha = a, alpha
     return RobotModel(name, base_link, joints, inertials, frames=frames, gravity=gravity,
-                      source=source)
+                      source=source, dh=DHTable(convention, tuple(table)))
 
 
 def _actuator_fields(row):

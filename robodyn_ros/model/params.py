@@ -288,7 +288,7 @@ def apply_params(model, params, source=None):
             limits=parse_limits(entry.get('limits', {}), element, source, j.limits),
             actuator=parse_actuator(entry.get('actuator', {}), element, source, j.actuator),
             friction=parse_friction(entry.get('friction', {}), element, source, j.friction))
-        check_joint_params(joints[i], source)
+        check_joint_params(joints[i], source, ParameterError)
     if 'gravity' in params:
         g = params['gravity']
         if not isinstance(g, (list, tuple)) or len(g) != 3:

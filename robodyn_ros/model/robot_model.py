@@ -23,7 +23,6 @@ the package (dynamics, planning, control, hardware) reads from it.
 
 from dataclasses import dataclass
 from functools import cached_property
-import math
 
 import numpy as np
 
@@ -101,6 +100,8 @@ class RobotModel:
         Where the description came from (file or library entry).
     notes : sequence of str, optional
         Remarks collected while loading (mimic joints, ignored tags, ...).
+    dh : DHTable, optional
+        The Denavit-Hartenberg table the model was built from (informational).
 
     Raises
     ------
@@ -110,7 +111,7 @@ class RobotModel:
     """
 
     def __init__(self, name, root_link, joints, inertials, frames=(), gravity=DEFAULT_GRAVITY,
-                 root_inertial=None, source=None, notes=()):
+                 root_inertial=None, source=None, notes=(), dh=None):
         self._name = str(name)
         self._root_link = str(root_link)
         self._joints = tuple(joints)
@@ -120,6 +121,7 @@ class RobotModel:
         self._root_inertial = root_inertial if root_inertial is not None else Inertial.zero()
         self._source = source
         self._notes = tuple(notes)
+        self._dh = dh
         if len(self._inertials) != len(self._joints):
             raise ModelError(f'{len(self._joints)} joints but {len(self._inertials)} inertials',
                              source)
@@ -142,7 +144,7 @@ class RobotModel:
     # ------------------------------------------------------------------ basic data
     @property
     def name(self):
-        """Robot name (str)."""
+        """Robot name, a str."""
         return self._name
 
     @property
@@ -186,8 +188,13 @@ class RobotModel:
         return self._notes
 
     @property
+    def dh(self):
+        """DH table the model was built from, or None (DHTable)."""
+        return self._dh
+
+    @property
     def n(self):
-        """Number of joints (degrees of freedom) (int)."""
+        """Count of joints (degrees of freedom), an int."""
         return len(self._joints)
 
     @property
@@ -336,7 +343,7 @@ class RobotModel:
 
     @cached_property
     def is_chain(self):
-        """True if the tree is a single serial chain (bool)."""
+        """Whether the tree is a single serial chain (bool)."""
         return all(j.parent == i - 1 for i, j in enumerate(self._joints))
 
     # ------------------------------------------------------------------ checks
@@ -587,10 +594,10 @@ class RobotModel:
         extra = [f for f in self._frames.values()
                  if f.body >= 0 and f.name != self._joints[f.body].link]
         extra += [f for f in self._frames.values() if f.body < 0 and f.name != self._root_link]
-        kwargs = dict(name=self._name, root_link=self._root_link, joints=self._joints,
-                      inertials=self._inertials, frames=extra, gravity=self._gravity,
-                      root_inertial=self._root_inertial, source=self._source,
-                      notes=self._notes)
+        kwargs = {'name': self._name, 'root_link': self._root_link, 'joints': self._joints,
+                  'inertials': self._inertials, 'frames': extra, 'gravity': self._gravity,
+                  'root_inertial': self._root_inertial, 'source': self._source,
+                  'notes': self._notes, 'dh': self._dh}
         kwargs.update(changes)
         return RobotModel(**kwargs)
 

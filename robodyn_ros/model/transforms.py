@@ -211,7 +211,7 @@ def matrix_to_axis_angle(rot):
 
 def skew(v):
     """
-    Cross-product matrix, ``skew(a) @ b == cross(a, b)``.
+    Cross-product (hat) matrix of a 3-vector.
 
     Parameters
     ----------

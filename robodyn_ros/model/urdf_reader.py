@@ -30,6 +30,7 @@ from .inertial import check_inertial, Inertial
 from .joint import Actuator, Friction, Joint, JointLimits, Mimic
 from .robot_model import Frame, missing_inertial, RobotModel
 from .transforms import rpy_to_matrix, snap
+from .urdf_writer import URDF_INFINITY
 from ..errors import (DescriptionParseError, ModelError, NonFiniteValueError, TopologyError,
                       UnsupportedJointError)
 
@@ -170,6 +171,11 @@ def _transmissions(text):
     return ratios
 
 
+def _unbounded(value):
+    """Map the writer's stand-in for infinity (|value| >= 1e300) back to inf."""
+    return math.copysign(math.inf, value) if abs(value) >= URDF_INFINITY else value
+
+
 def _limits(joint, source, notes):
     element = f'joint {joint.name!r}'
     lim = joint.limit
@@ -180,12 +186,12 @@ def _limits(joint, source, notes):
         return JointLimits()
     lower, upper = -math.inf, math.inf
     if joint.type != 'continuous':
-        lower = float(lim.lower if lim.lower is not None else 0.0)
-        upper = float(lim.upper if lim.upper is not None else 0.0)
+        lower = _unbounded(float(lim.lower if lim.lower is not None else 0.0))
+        upper = _unbounded(float(lim.upper if lim.upper is not None else 0.0))
     values = {}
     for name in ('effort', 'velocity'):
         value = getattr(lim, name)
-        value = math.inf if value is None else float(value)
+        value = math.inf if value is None else _unbounded(float(value))
         if math.isnan(value):
             raise NonFiniteValueError('limit must not be NaN', source, element,
                                       f'limit.{name}', value)

@@ -31,10 +31,15 @@ import numpy as np
 from .transforms import matrix_to_rpy
 
 
+#: How infinite limits are written (urdfdom rejects "inf"); the reader maps
+#: values this large back to infinity.
+URDF_INFINITY = 1e300
+
+
 def _num(value):
     value = float(value)
     if math.isinf(value):
-        return 'inf' if value > 0 else '-inf'
+        value = math.copysign(URDF_INFINITY, value)
     text = repr(value)
     return '0' if text in ('0.0', '-0.0') else text
 
@@ -63,7 +68,8 @@ def _inertial(body, indent):
 def _link(name, body, indent='  '):
     if body is None or body.is_zero():
         return f'{indent}<link name={quoteattr(name)}/>\n'
-    return f'{indent}<link name={quoteattr(name)}>\n{_inertial(body, indent + "  ")}{indent}</link>\n'
+    inner = _inertial(body, indent + '  ')
+    return f'{indent}<link name={quoteattr(name)}>\n{inner}{indent}</link>\n'
 
 
 def model_to_urdf(model):

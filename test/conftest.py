@@ -1,0 +1,77 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Shared test set-up.
+
+Every test run keeps DDS on loopback (``ROS_AUTOMATIC_DISCOVERY_RANGE``,
+overridable) and takes a ROS domain ID of its own, so that concurrent runs on
+one machine never see each other's nodes.
+"""
+
+import fcntl
+import os
+import tempfile
+
+import pytest
+
+_DOMAIN_LOCK = None
+
+
+def _claim_domain_id():
+    """Lock a free domain ID in 101..199 for this process (released at exit)."""
+    global _DOMAIN_LOCK
+    explicit = os.environ.get('ROBODYN_TEST_DOMAIN_ID')
+    if explicit:
+        return explicit
+    start = os.getpid() % 99
+    for k in range(99):
+        domain = 101 + (start + k) % 99
+        path = os.path.join(tempfile.gettempdir(), f'robodyn_test_domain_{domain}.lock')
+        fh = open(path, 'w')
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            continue
+        _DOMAIN_LOCK = fh
+        return str(domain)
+    raise RuntimeError('no free ROS domain ID in 101..199 for the tests')
+
+
+os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+os.environ['ROS_DOMAIN_ID'] = _claim_domain_id()
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def data_dir():
+    """Folder of the test input files."""
+    return DATA
+
+
+@pytest.fixture(scope='session')
+def ur5_urdf():
+    """Path of example-robot-data's UR5 URDF."""
+    from robodyn_ros.model.example_robots import example_urdf
+    return example_urdf('ur5')
+
+
+@pytest.fixture(scope='session')
+def panda_urdf():
+    """Path of example-robot-data's Panda URDF."""
+    from robodyn_ros.model.example_robots import example_urdf
+    return example_urdf('panda')
