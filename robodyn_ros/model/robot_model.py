@@ -122,6 +122,7 @@ class RobotModel:
         self._source = source
         self._notes = tuple(notes)
         self._dh = dh
+        self._derived = {}
         if len(self._inertials) != len(self._joints):
             raise ModelError(f'{len(self._joints)} joints but {len(self._inertials)} inertials',
                              source)
@@ -213,6 +214,19 @@ class RobotModel:
         return list(self._frames)
 
     @property
+    def end_effector(self):
+        """
+        Default end-effector frame name (str).
+
+        The last named frame fixed to the last body (a tool frame such as
+        ``tool0`` or a DH end frame), otherwise the last body's own frame.
+        """
+        last = self.n - 1
+        fixed = [f.name for f in self._frames.values()
+                 if f.body == last and f.name != self._joints[last].link]
+        return fixed[-1] if fixed else self._joints[last].link
+
+    @property
     def mimic_joints(self):
         """Joints with a URDF mimic relation, by name (dict of str to Mimic)."""
         return {j.name: j.mimic for j in self._joints if j.mimic is not None}
@@ -290,6 +304,29 @@ class RobotModel:
         except KeyError:
             raise UnknownNameError(f'no such frame (frames: {", ".join(self._frames)})',
                                    self._source, f'frame {name!r}') from None
+
+    def derived(self, key, factory):
+        """
+        Return a cached quantity derived from this (immutable) model.
+
+        Parameters
+        ----------
+        key : hashable
+            Cache key, e.g. ``'dynamics_tables'``.
+        factory : callable
+            Called as ``factory(model)`` the first time.
+
+        Returns
+        -------
+        object
+            The cached value.
+
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = factory(self)
+            return value
 
     # ------------------------------------------------------------------ arrays
     @cached_property
