@@ -163,6 +163,11 @@ class Graph:
             return self.sub(a, self.args[b][0])
         if oa == 'neg':
             return self.sub(b, self.args[a][0])
+        # (x - b) + b = x, a + (x - a) = x
+        if oa == 'sub' and self.args[a][1] == b:
+            return self.args[a][0]
+        if ob == 'sub' and self.args[b][1] == a:
+            return self.args[b][0]
         if a > b:
             a, b = b, a
         return self._node('add', (a, b))
@@ -184,6 +189,18 @@ class Graph:
             return self.neg(self.add(self.args[a][0], b))
         if ob == 'const' and self.val[b] < 0.0:
             return self.add(a, self.const(-self.val[b]))
+        # cancellations: (b + c) - b = c, (x - y) - x = -y, a - (a - c) = c,
+        # a - (a + c) = -c
+        if oa == 'add' and b in self.args[a]:
+            x, y = self.args[a]
+            return y if x == b else x
+        if oa == 'sub' and self.args[a][0] == b:
+            return self.neg(self.args[a][1])
+        if ob == 'sub' and self.args[b][0] == a:
+            return self.args[b][1]
+        if ob == 'add' and a in self.args[b]:
+            x, y = self.args[b]
+            return self.neg(y if x == a else x)
         return self._node('sub', (a, b))
 
     def mul(self, a, b):
