@@ -210,15 +210,15 @@ _BATCH = r'''
 static PyObject *py_{py}_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames)
 {{
-    static const char *const names[] = {{{names}, "start", "stop"}};
+    static const char *const names[] = {{{batch_names}}};
     static const Py_ssize_t in_len[] = {{{in_len}}};
-    PyObject *slots[{nslots} + 2];
+    PyObject *slots[{nbatch}];
     Py_buffer views[{nslots}];
     int held = 0;
     PyObject *res = NULL;
     const double *ptr[{nin}];
     Py_ssize_t rows = -1, start, stop;
-    if (rd_parse(args, nargs, kwnames, "{py}_batch", names, {nin}, {nslots} + 2, slots) < 0)
+    if (rd_parse(args, nargs, kwnames, "{py}_batch", names, {nin}, {nbatch}, slots) < 0)
         return NULL;
     for (int k = 0; k < {nin}; ++k) {{
         Py_ssize_t shape[2] = {{rows, in_len[k]}};
@@ -241,8 +241,8 @@ static PyObject *py_{py}_batch(PyObject *self, PyObject *const *args, Py_ssize_t
         goto done;
     }}
     double *out = (double *)views[held++].buf;
-    if (rd_index(slots[{nslots}], 0, &start) < 0
-        || rd_index(slots[{nslots} + 1], rows, &stop) < 0) {{
+    if (rd_index(slots[{nin} + 1], 0, &start) < 0
+        || rd_index(slots[{nin} + 2], rows, &stop) < 0) {{
         Py_CLEAR(res);
         goto done;
     }}
@@ -303,9 +303,9 @@ def wrapper_source(spec):
                    f'        fext = (const double *)views[held++].buf;\n'
                    f'    }}\n')
         ext_get_b = (f'    const double *fext = NULL;\n'
-                     f'    if (slots[{nin + 1}] != NULL) {{\n'
+                     f'    if (slots[{nin + 3}] != NULL) {{\n'
                      f'        Py_ssize_t ext_shape[] = {{rows, 6}};\n'
-                     f'        if (rd_get(slots[{nin + 1}], &views[held], 0, 2, ext_shape, '
+                     f'        if (rd_get(slots[{nin + 3}], &views[held], 0, 2, ext_shape, '
                      f'"{spec.py}_batch", "f_ext") < 0)\n'
                      f'            goto done;\n'
                      f'        fext = (const double *)views[held++].buf;\n'
@@ -321,8 +321,11 @@ def wrapper_source(spec):
         call = f'    {spec.cname}({args}, out);'
         batch_call = f'        {spec.cname}({bargs}, out + r * {out_size});'
     quoted = ', '.join(f'"{x}"' for x in names)
+    batch_names = [name for name, _ in spec.inputs] + ['out', 'start', 'stop']
+    batch_names += ['f_ext'] if spec.ext_cname else []
     fields = dict(py=spec.py, names=quoted, in_len=_c_list(in_len), nin=nin,
-                  nslots=len(names), out_shape=_c_list(spec.out_shape),
+                  nslots=len(names), batch_names=', '.join(f'"{x}"' for x in batch_names),
+                  nbatch=len(batch_names), out_shape=_c_list(spec.out_shape),
                   out_ndim=len(spec.out_shape), ext_get=ext_get, ext_get_batch=ext_get_b,
                   call=call, batch_call=batch_call)
     return _SINGLE.format(**fields) + _BATCH.format(**fields)

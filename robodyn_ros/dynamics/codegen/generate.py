@@ -172,7 +172,9 @@ def generate(model, ext_frame=None):
             ('gravity', 'k_grav', None, qs, vec, 'Gravity torques', 'q'),
             ('mass_matrix', 'k_mass', None, qs, mat, 'Mass matrix with armature', 'q'),
             ('forward_dynamics', 'k_fd', None, (('q', n), ('qd', n), ('tau', n)), vec,
-             'Joint accelerations, rigid body with armature, no friction', 'q, qd, tau')):
+             'Joint accelerations, rigid body with armature, no friction', 'q, qd, tau'),
+            ('_call_overhead', 'k_nop', None, qqq, vec,
+             'Argument checks and output only, no kernel (for profiling)', 'q, qd, qdd')):
         single, batch = _docs(n, what, args, shape, ext is not None)
         specs.append(KernelSpec(py, cname, ext, inputs, shape, single, batch))
     em = FunctionEmitter(g)
@@ -187,6 +189,8 @@ def generate(model, ext_frame=None):
                  'k_fd': (('q', n), ('qd', n), ('tau', n))}
     for cname, key in kernel_outputs.items():
         parts.append(em.function(cname, inputs_of[cname], out[key]))
+    parts.append('static void k_nop(const double *q, const double *qd, const double *qdd, '
+                 'double *out)\n{\n    (void)q;\n    (void)qd;\n    (void)qdd;\n    (void)out;\n}\n')
     parts += [wrapper_source(s) for s in specs]
     doc = f'Customized dynamics kernels of robot {model.name} ({n} joints), generated.'
     parts.append(module_source(MODULE_PLACEHOLDER, specs, doc.replace('"', "'")))

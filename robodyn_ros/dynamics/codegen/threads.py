@@ -1,0 +1,127 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Split a batch kernel call over Python threads (the kernels release the GIL).
+
+A minimal helper for the benchmark; the parallel-dynamics issue builds its
+public API on the same ``start, stop`` row ranges.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+
+def row_ranges(rows, parts):
+    """
+    Split ``rows`` into ``parts`` contiguous ranges of nearly equal size.
+
+    Parameters
+    ----------
+    rows : int
+        Number of rows.
+    parts : int
+        Number of ranges (>= 1).
+
+    Returns
+    -------
+    list of (int, int)
+        ``(start, stop)`` pairs covering ``0..rows``.
+
+    """
+    edges = np.linspace(0, rows, max(1, int(parts)) + 1).round().astype(int)
+    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:])]
+
+
+class BatchRunner:
+    """
+    A persistent pool of threads that runs a batch kernel over row ranges.
+
+    Parameters
+    ----------
+    threads : int
+        Number of threads (1 runs in the calling thread).
+
+    """
+
+    def __init__(self, threads):
+        self.threads = max(1, int(threads))
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+
+    def run(self, func, arrays, out):
+        """
+        Run ``func(*arrays, out, start, stop)`` on every range, in parallel.
+
+        Parameters
+        ----------
+        func : callable
+            A ``*_batch`` kernel entry point.
+        arrays : sequence of numpy.ndarray
+            Inputs, (N, n) each.
+        out : numpy.ndarray
+            Output, (N, ...).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``out``.
+
+        """
+        rows = len(arrays[0])
+        if self._pool is None:
+            func(*arrays, out, 0, rows)
+            return out
+        futures = [self._pool.submit(func, *arrays, out, a, b)
+                   for a, b in row_ranges(rows, self.threads)]
+        for f in futures:
+            f.result()
+        return out
+
+    def close(self):
+        """Stop the threads."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def run_batch(func, arrays, out, threads=1):
+    """
+    Run a batch kernel over ``threads`` threads once (pool made and closed here).
+
+    Parameters
+    ----------
+    func : callable
+        A ``*_batch`` kernel entry point.
+    arrays : sequence of numpy.ndarray
+        Inputs, (N, n) each.
+    out : numpy.ndarray
+        Output, (N, ...).
+    threads : int
+        Number of threads.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``out``.
+
+    """
+    with BatchRunner(threads) as runner:
+        return runner.run(func, arrays, out)
