@@ -45,7 +45,7 @@ GOALS = {'single': 1.0, 'batch': 2.0, 'speedup': 1.8, 'forward': 1.5}
 
 def bench_models():
     """
-    The robots of the bench: PUMA 560 (library) and UR5.
+    Load the robots of the bench: PUMA 560 (library) and UR5.
 
     Returns
     -------

@@ -61,17 +61,17 @@ def format_dynamics(res):
         lines += ['', '| goal | measured | target | |', '|---|---:|---:|---|',
                   f"| one call, friction off: ours / rnea | {rat['single_off']:.2f}x | "
                   f"<= {goals['single']}x | {_ok(rat['single_off'], goals['single'], True)} |",
-                  f"| one call, friction on: ours / rnea (information) | "
+                  f'| one call, friction on: ours / rnea (information) | '
                   f"{rat['single_on']:.2f}x | | |"]
         for t in (1, 2):
             if f'batch_{t}' in rat:
-                lines.append(f"| batch throughput, {t} thread(s): ours / rneaInParallel | "
+                lines.append(f'| batch throughput, {t} thread(s): ours / rneaInParallel | '
                              f"{rat[f'batch_{t}']:.2f}x | >= {goals['batch']}x | "
                              f"{_ok(rat[f'batch_{t}'], goals['batch'], False)} |")
         lines.append(f"| ours, speed-up 1 -> 2 threads | {rat['speedup']:.2f}x | >= "
                      f"{goals['speedup']}x | {_ok(rat['speedup'], goals['speedup'], False)} |")
         if 'pin_speedup' in rat:
-            lines.append(f"| Pinocchio, speed-up 1 -> 2 threads (information) | "
+            lines.append(f'| Pinocchio, speed-up 1 -> 2 threads (information) | '
                          f"{rat['pin_speedup']:.2f}x | | |")
         lines += [f"| forward dynamics: ours / aba | {rat['forward']:.2f}x | <= "
                   f"{goals['forward']}x | {_ok(rat['forward'], goals['forward'], True)} |",

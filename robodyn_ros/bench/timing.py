@@ -28,7 +28,7 @@ import timeit
 
 def calibrate(stmt, env, target):
     """
-    Number of loops that takes about ``target`` seconds.
+    Find the number of loops that takes about ``target`` seconds.
 
     Parameters
     ----------

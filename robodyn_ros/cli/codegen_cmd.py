@@ -46,7 +46,7 @@ def add_parser(sub):
     p = sub.add_parser('codegen', help='operation counts of the customized dynamics kernels',
                        description='Generate the customized (zero/one-propagating) '
                                    'straight-line dynamics code of a robot and print the '
-                                   'operation counts of each kernel beside the seeds\' '
+                                   "operation counts of each kernel beside the seeds' "
                                    'counts for the general-purpose 6R arm, CMU DD Arm II, '
                                    'RX-90 (symmetric, base parameters) and PUMA 560.')
     p.add_argument('robot', help='library name (puma560, ...), ur5, panda or a URDF path')

@@ -91,7 +91,7 @@ def _make(model, backend):
 
 def kernels(model, backend=None):
     """
-    Customized kernels of a model, generated and compiled once per model.
+    Return the customized kernels of a model, generated and compiled once per model.
 
     Parameters
     ----------

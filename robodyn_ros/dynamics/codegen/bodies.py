@@ -119,7 +119,7 @@ class DynParams:
 
     @property
     def n(self):
-        """Number of joints (int)."""
+        """Return the number of joints (int)."""
         return len(self.bodies)
 
     def with_bodies(self, bodies):

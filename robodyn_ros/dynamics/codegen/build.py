@@ -94,7 +94,7 @@ def compiler():
 
 def module_name(source, command):
     """
-    Module name for a source: ``rdk_<hash>``.
+    Name the module of a source: ``rdk_<hash>``.
 
     Parameters
     ----------

@@ -26,12 +26,12 @@ can split a batch. Outputs are allocated with ``numpy.empty`` when no
 
 from .emit_c import C_HELPERS
 
-PRELUDE = r'''
+PRELUDE = r"""
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
 #include <string.h>
-''' + C_HELPERS + r'''
+""" + C_HELPERS + r"""
 static PyObject *rd_empty = NULL;
 
 static int rd_is_f64(const char *fmt)
@@ -164,9 +164,9 @@ static int rd_index(PyObject *obj, Py_ssize_t dflt, Py_ssize_t *value)
     *value = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
     return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
 }
-'''
+"""
 
-_SINGLE = r'''
+_SINGLE = r"""
 static PyObject *py_{py}(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames)
 {{
@@ -204,9 +204,9 @@ done:
         PyBuffer_Release(&views[--held]);
     return res;
 }}
-'''
+"""
 
-_BATCH = r'''
+_BATCH = r"""
 static PyObject *py_{py}_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames)
 {{
@@ -262,7 +262,7 @@ done:
         PyBuffer_Release(&views[--held]);
     return res;
 }}
-'''
+"""
 
 
 def _c_list(items):
@@ -323,11 +323,11 @@ def wrapper_source(spec):
     quoted = ', '.join(f'"{x}"' for x in names)
     batch_names = [name for name, _ in spec.inputs] + ['out', 'start', 'stop']
     batch_names += ['f_ext'] if spec.ext_cname else []
-    fields = dict(py=spec.py, names=quoted, in_len=_c_list(in_len), nin=nin,
-                  nslots=len(names), batch_names=', '.join(f'"{x}"' for x in batch_names),
-                  nbatch=len(batch_names), out_shape=_c_list(spec.out_shape),
-                  out_ndim=len(spec.out_shape), ext_get=ext_get, ext_get_batch=ext_get_b,
-                  call=call, batch_call=batch_call)
+    fields = {'py': spec.py, 'names': quoted, 'in_len': _c_list(in_len), 'nin': nin,
+              'nslots': len(names), 'batch_names': ', '.join(f'"{x}"' for x in batch_names),
+              'nbatch': len(batch_names), 'out_shape': _c_list(spec.out_shape),
+              'out_ndim': len(spec.out_shape), 'ext_get': ext_get, 'ext_get_batch': ext_get_b,
+              'call': call, 'batch_call': batch_call}
     return _SINGLE.format(**fields) + _BATCH.format(**fields)
 
 
@@ -356,7 +356,7 @@ def module_source(module_name, specs, doc):
             methods.append(f'    {{"{s.py}{suffix}", (PyCFunction)(void (*)(void))py_{s.py}'
                            f'{suffix}, METH_FASTCALL | METH_KEYWORDS, "{text}"}},')
     table = '\n'.join(methods)
-    return f'''
+    return f"""
 static PyMethodDef rd_methods[] = {{
 {table}
     {{NULL, NULL, 0, NULL}}
@@ -377,4 +377,4 @@ PyMODINIT_FUNC PyInit_{module_name}(void)
         return NULL;
     return PyModule_Create(&rd_module);
 }}
-'''
+"""

@@ -27,7 +27,7 @@ _FUNCS = {'tanh': 'tanh', 'exp': 'exp', 'fabs': 'fabs', 'sqrt': 'sqrt', 'hypot':
           'max0': 'rd_max0', 'min0': 'rd_min0', 'sign': 'rd_sign'}
 
 #: Helpers that the kernels call (placed once at the top of the module).
-C_HELPERS = r'''
+C_HELPERS = r"""
 #if defined(__GNUC__) || defined(__clang__)
 #define RD_SINCOS(x, s, c) __builtin_sincos((x), (s), (c))
 #else
@@ -36,7 +36,7 @@ C_HELPERS = r'''
 static inline double rd_max0(double x) { return x > 0.0 ? x : 0.0; }
 static inline double rd_min0(double x) { return x < 0.0 ? x : 0.0; }
 static inline double rd_sign(double x) { return (double)((x > 0.0) - (x < 0.0)); }
-'''
+"""
 
 
 def literal(value):
@@ -140,7 +140,7 @@ class FunctionEmitter:
         cname : str
             Function name.
         inputs : sequence of (str, int)
-            Input array names (as used by :meth:`Graph.input`) and lengths.
+            Input array names (as used by :meth:`Graph.var`) and lengths.
         outputs : sequence of int
             Output nodes, stored to ``out[0..]``.
 

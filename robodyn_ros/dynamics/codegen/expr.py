@@ -92,7 +92,7 @@ class Graph:
             value = 0.0
         return self._node('const', (), value)
 
-    def input(self, name, index):
+    def var(self, name, index):
         """
         Return the node of one input entry, e.g. ``q[2]``.
 
@@ -111,7 +111,7 @@ class Graph:
         """
         return self._node('in', (), (name, int(index)))
 
-    def inputs(self, name, count):
+    def var_array(self, name, count):
         """
         Return the nodes of a whole input array.
 
@@ -128,7 +128,7 @@ class Graph:
             Node indices.
 
         """
-        return [self.input(name, i) for i in range(count)]
+        return [self.var(name, i) for i in range(count)]
 
     def is_const(self, a):
         """Tell whether node ``a`` is a constant (bool)."""
@@ -249,13 +249,13 @@ class Graph:
         return self._node('div', (a, b))
 
     def sin(self, a):
-        """Return ``sin(a)`` (node)."""
+        """Return the sine of node ``a``."""
         if self.op[a] == 'const':
             return self.const(math.sin(self.val[a]))
         return self._node('sin', (a,))
 
     def cos(self, a):
-        """Return ``cos(a)`` (node)."""
+        """Return the cosine of node ``a``."""
         if self.op[a] == 'const':
             return self.const(math.cos(self.val[a]))
         return self._node('cos', (a,))
@@ -335,7 +335,7 @@ class Graph:
         return self._node('sel', (c, a, b), kind)
 
     # ------------------------------------------------------------------ helpers
-    def sum(self, terms):
+    def total(self, terms):
         """Return the sum of a sequence of nodes (0 when empty)."""
         total = self.zero
         for t in terms:
@@ -344,7 +344,7 @@ class Graph:
 
     def dot(self, u, v):
         """Return the dot product of two node sequences."""
-        return self.sum(self.mul(a, b) for a, b in zip(u, v))
+        return self.total(self.mul(a, b) for a, b in zip(u, v))
 
     # ------------------------------------------------------------------ programs
     def program(self, outputs):
@@ -429,7 +429,7 @@ class Graph:
         shape = None
         for arr in inputs.values():
             shape = np.asarray(arr).shape[:-1]
-        for a in self.program(outputs) + [o for o in outputs]:
+        for a in self.program(outputs) + list(outputs):
             if a in values:
                 continue
             values[a] = self._eval_node(a, values, inputs)

@@ -116,8 +116,8 @@ def build_graphs(params, tab):
     """
     n = params.n
     g = Graph()
-    q, qd, qdd = g.inputs('q', n), g.inputs('qd', n), g.inputs('qdd', n)
-    tau_in, fext = g.inputs('tau', n), g.inputs('fext', 6)
+    q, qd, qdd = g.var_array('q', n), g.var_array('qd', n), g.var_array('qdd', n)
+    tau_in, fext = g.var_array('tau', n), g.var_array('fext', 6)
     zero = [g.zero] * n
     tr = joint_transforms(g, params, q)
     res = rne(g, params, q, qd, qdd, transforms=tr)
@@ -190,7 +190,8 @@ def generate(model, ext_frame=None):
     for cname, key in kernel_outputs.items():
         parts.append(em.function(cname, inputs_of[cname], out[key]))
     parts.append('static void k_nop(const double *q, const double *qd, const double *qdd, '
-                 'double *out)\n{\n    (void)q;\n    (void)qd;\n    (void)qdd;\n    (void)out;\n}\n')
+                 'double *out)\n{\n    (void)q;\n    (void)qd;\n    (void)qdd;\n'
+                 '    (void)out;\n}\n')
     parts += [wrapper_source(s) for s in specs]
     doc = f'Customized dynamics kernels of robot {model.name} ({n} joints), generated.'
     parts.append(module_source(MODULE_PLACEHOLDER, specs, doc.replace('"', "'")))

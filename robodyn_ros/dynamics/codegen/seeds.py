@@ -72,8 +72,8 @@ def count_rne(params, f_ext=False, armature=False):
     """
     g = Graph()
     n = params.n
-    q, qd, qdd = g.inputs('q', n), g.inputs('qd', n), g.inputs('qdd', n)
-    res = rne(g, params, q, qd, qdd, f_ext=g.inputs('fext', 6) if f_ext else None)
+    q, qd, qdd = g.var_array('q', n), g.var_array('qd', n), g.var_array('qdd', n)
+    res = rne(g, params, q, qd, qdd, f_ext=g.var_array('fext', 6) if f_ext else None)
     tau = res.tau
     if armature:
         tau = [g.add(t, g.mul(g.const(b.armature), qdd[i]))
@@ -88,7 +88,7 @@ def _random_inertia(rng):
 
 def general_6r(seed=6):
     """
-    A 6R arm with generic standard-DH geometry and full inertia tensors.
+    Build a 6R arm with generic standard-DH geometry and full inertia tensors.
 
     Parameters
     ----------
@@ -103,16 +103,16 @@ def general_6r(seed=6):
     """
     from ...model import RobotModel
     rng = np.random.default_rng(seed)
-    rows = [dict(a=rng.uniform(0.1, 0.5), alpha=rng.uniform(0.3, 1.2), d=rng.uniform(0.1, 0.5),
-                 theta=0.0, joint='R', mass=rng.uniform(1.0, 5.0),
-                 com=rng.uniform(-0.1, 0.1, 3), inertia=_random_inertia(rng))
-            for _ in range(6)]
+    rows = [{'a': rng.uniform(0.1, 0.5), 'alpha': rng.uniform(0.3, 1.2),
+             'd': rng.uniform(0.1, 0.5), 'theta': 0.0, 'joint': 'R',
+             'mass': rng.uniform(1.0, 5.0), 'com': rng.uniform(-0.1, 0.1, 3),
+             'inertia': _random_inertia(rng)} for _ in range(6)]
     return RobotModel.from_dh(rows, convention='standard', name='general_6r')
 
 
 def rx90_geometry(d3=0.45, rl4=0.45):
     """
-    The RX-90 in Khalil's modified DH (seed 001 §1.1), unit inertials.
+    Build the RX-90 in Khalil's modified DH (seed 001 §1.1), placeholder inertials.
 
     Parameters
     ----------
@@ -129,8 +129,8 @@ def rx90_geometry(d3=0.45, rl4=0.45):
     half = np.pi / 2
     rows = [(0.0, 0.0, 0.0), (half, 0.0, 0.0), (0.0, d3, 0.0), (-half, 0.0, rl4),
             (half, 0.0, 0.0), (-half, 0.0, 0.0)]
-    dh = [dict(alpha=al, a=a, d=d, theta=0.0, joint='R', mass=1.0, com=[0.0, 0.0, 0.0],
-               inertia=[0.1, 0.1, 0.1]) for al, a, d in rows]
+    dh = [{'alpha': al, 'a': a, 'd': d, 'theta': 0.0, 'joint': 'R', 'mass': 1.0,
+           'com': [0.0, 0.0, 0.0], 'inertia': [0.1, 0.1, 0.1]} for al, a, d in rows]
     return RobotModel.from_dh(dh, convention='modified', name='rx90_geometry')
 
 
@@ -171,7 +171,7 @@ def rx90_symmetric_params(model=None, seed=90):
 
 def puma_geometry():
     """
-    PUMA 560 from seed 004 Table 2.1 (modified DH) with the AKB inertials.
+    Build the PUMA 560 of seed 004 Table 2.1 (modified DH) with the AKB inertials.
 
     Returns
     -------
@@ -190,8 +190,8 @@ def puma_geometry():
            (0.0, 0.0, 0.0), (0.0, 0.0, 0.032))
     inertia = ((0.35, 0.35, 0.35), (0.13, 0.524, 0.539), (0.066, 0.0125, 0.07),
                (1.8e-3, 1.8e-3, 1.3e-3), (0.3e-3, 0.3e-3, 0.4e-3), (0.15e-3, 0.15e-3, 0.04e-3))
-    dh = [dict(alpha=al, a=a, d=d, theta=0.0, joint='R', mass=m, com=c, inertia=i)
-          for (al, a, d), m, c, i in zip(rows, mass, com, inertia)]
+    dh = [{'alpha': al, 'a': a, 'd': d, 'theta': 0.0, 'joint': 'R', 'mass': m, 'com': c,
+           'inertia': i} for (al, a, d), m, c, i in zip(rows, mass, com, inertia)]
     return RobotModel.from_dh(dh, convention='modified', name='puma560_geometry')
 
 

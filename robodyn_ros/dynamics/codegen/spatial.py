@@ -62,7 +62,7 @@ def cross(g, a, b):
 def cmatvec(g, mat, v):
     """Return ``M v`` for a constant matrix and a node vector."""
     mat = np.asarray(mat, float)
-    return [g.sum(g.mul(g.const(mat[i, j]), v[j]) for j in range(3)) for i in range(3)]
+    return [g.total(g.mul(g.const(mat[i, j]), v[j]) for j in range(3)) for i in range(3)]
 
 
 class JointTransform:
@@ -150,7 +150,7 @@ def gyroscopic(g, w, inertia):
         return g.const(v)
 
     def lin(*pairs):
-        return g.sum(g.mul(c(k), x) for k, x in pairs)
+        return g.total(g.mul(c(k), x) for k, x in pairs)
 
     return [lin((i[2, 2] - i[1, 1], yz), (i[1, 2], g.sub(sq[1], sq[2])),
                 (i[0, 2], xy), (-i[0, 1], xz)),

@@ -103,7 +103,7 @@ def bearing_torque(g, bearing, f, m):
         hfx, hfy = g.mul(c(h), fx), g.mul(c(h), fy)
         terms = [g.fn('fabs', g.sub(hfx, ny)), g.fn('fabs', g.sub(hfy, nx)),
                  g.fn('fabs', g.add(hfx, ny)), g.fn('fabs', g.add(hfy, nx))]
-        return g.mul(c(mu / span), g.sum(terms))
+        return g.mul(c(mu / span), g.total(terms))
     if span <= 0.0:
         return g.mul(c(mu * radius), g.fn('hypot', fx, fy))
     h = 0.5 * span
