@@ -29,6 +29,7 @@ from ..errors import RobodynError
 #: Sub-command name -> module (relative to this package).
 COMMANDS = {
     'model': '.model_cmd',
+    'check': '.check_cmd',
 }
 
 
