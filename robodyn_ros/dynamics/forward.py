@@ -98,24 +98,36 @@ def articulated_body(model, q, qd, tau, gravity=True):
     return qdd
 
 
-def _solve_with_load_friction(model, q, qd, tau, qdd0, tol=1e-12, max_iter=50):
-    """Newton iterations on ``inverse_dynamics(q, qd, qdd) = tau`` (load-dependent friction)."""
+def _solve_with_load_friction(model, q, qd, tau, qdd0, tol=1e-12, max_iter=60):
+    """Damped Newton on ``inverse_dynamics(q, qd, qdd) = tau`` (load-dependent friction)."""
     out = qdd0.copy()
+    n = model.n
     for k in range(q.shape[0]):
         x = qdd0[k].copy()
-        jac = mass_matrix(model, q[k])
         scale = max(1.0, float(np.max(np.abs(tau[k]))))
+
+        def resid(v):
+            return inverse_dynamics(model, q[k], qd[k], v) - tau[k]
+
+        r = resid(x)
         for _ in range(max_iter):
-            r = inverse_dynamics(model, q[k], qd[k], x) - tau[k]
-            if np.max(np.abs(r)) <= tol * scale:
+            err = float(np.max(np.abs(r)))
+            if err <= tol * scale:
                 break
-            step = np.linalg.solve(jac, r)
-            x = x - step
-            # Refresh the Jacobian by finite differences when the friction is strong.
-            h = 1e-6 * max(1.0, float(np.max(np.abs(x))))
-            cols = [(inverse_dynamics(model, q[k], qd[k], x + h * e) - r - tau[k]) / h
-                    for e in np.eye(model.n)]
-            jac = np.array(cols).T
+            h = 1e-7 * max(1.0, float(np.max(np.abs(x))))
+            jac = np.array([(resid(x + h * e) - r) / h for e in np.eye(n)]).T
+            try:
+                step = np.linalg.solve(jac, r)
+            except np.linalg.LinAlgError:
+                step = np.linalg.lstsq(jac, r, rcond=None)[0]
+            t = 1.0
+            while t > 1e-4:
+                trial = x - t * step
+                r_trial = resid(trial)
+                if np.max(np.abs(r_trial)) < err:
+                    break
+                t *= 0.5
+            x, r = trial, r_trial
         else:
             raise ForwardDynamicsError(
                 f'friction equations did not converge for state {k} (residual '
