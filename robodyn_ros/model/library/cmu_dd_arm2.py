@@ -100,8 +100,10 @@ CORRECTIONS = (
     'Signs of d3 and d4: negative, so that links 3 and 4 lie between their joint axes as '
     'their printed centres of mass require (s3y < 0 and s4y > 0 with y3 = -z2 and y4 = z3); '
     'with the base z axis up the forearm then hangs down at theta3 = 0, as in a SCARA.',
-    'Gravity: the paper writes the base acceleration as (0, 0, -g); the model takes the base '
-    'z axis up with gravity (0, 0, -9.81) m/s^2 (gravity does not load joints 1 and 2).',
+    'Gravity: the paper writes the base acceleration as (0, 0, -g), which points the base z '
+    'axis down if g = +9.81 m/s^2 and up if g is the signed vertical component (-9.81). The '
+    'model takes the base z axis up with gravity (0, 0, -9.81) m/s^2, as a floor-standing '
+    'SCARA-type arm; gravity does not load joints 1 and 2.',
     'J1: the printed tensor (J1yz = 1.193645 of the order of J1yy, J1zz = 0.033108) is not '
     'positive definite. The labels of J1yz and J1zz are swapped: Izz = 1.193645, Iyz = '
     '0.033108 kg m^2, which makes link 1 (long along x1) a body with two large transverse '

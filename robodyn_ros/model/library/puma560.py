@@ -112,9 +112,9 @@ CORRECTIONS = (
     'triangle inequality (0.066 + 0.0125 < 0.086), so no rigid body has them. Ixx3 is raised '
     'to 0.076 kg m^2 (Ixx + Iyy - Izz = 2 * integral of z^2 dm = 0.0025 kg m^2, i.e. an rms '
     'thickness of 1.6 cm normal to the forearm plane); Izz3 = 0.086 (AKB, thesis and '
-    "Corke's mdl_puma560) and Iyy3 are kept. Ixx3 only enters M(1,1) and the gyroscopic "
-    "terms of joint 1. (Corke's mdl_puma560akb has Izz3 = 0.066, which the digest reads as a "
-    'typo.)',
+    "Corke's mdl_puma560) and Iyy3 are kept. Ixx3 enters the dynamics only through M(1,1) "
+    "(and the velocity terms derived from it). (Corke's mdl_puma560akb has Izz3 = 0.066, "
+    'which the digest reads as a typo.)',
     'Link 1 has no mass in AKB. The model gives it 10 kg with the centre of mass on the '
     'joint-1 axis at the frame origin and inertia diag(0.20, 0.20, 0.35) kg m^2 about it, '
     'a compact column. Only Izz1 = 0.35 kg m^2 (AKB) affects the joint torques; mass, '
