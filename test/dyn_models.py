@@ -33,7 +33,7 @@ def random_inertia(rng, mass):
 
 def random_dh_model(seed, joints='RRPRRR', convention='modified', friction=True,
                     stribeck=False, gravity=(0.0, 0.0, -9.81)):
-    """A random serial arm with full inertia tensors, armature and friction."""
+    """Build a random serial arm with full inertia tensors, armature and friction."""
     rng = np.random.default_rng(seed)
     rows = []
     for kind in joints:
@@ -57,7 +57,7 @@ def random_dh_model(seed, joints='RRPRRR', convention='modified', friction=True,
 
 
 def without_friction(model):
-    """The same model with all friction removed."""
+    """Return the same model with all friction removed."""
     from robodyn_ros.model.joint import Friction
     return model.replace_joints([j.with_changes(friction=Friction()) for j in model.joints])
 

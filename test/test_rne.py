@@ -125,7 +125,7 @@ def test_friction_only_changes_with_velocity():
 
 
 @pytest.mark.parametrize('args, text', [
-    (([0.0] * 5, [0.0] * 6, [0.0] * 6), r"q: expected shape \(6,\) or \(N, 6\)"),
+    (([0.0] * 5, [0.0] * 6, [0.0] * 6), r'q: expected shape \(6,\) or \(N, 6\)'),
     (([0.0] * 6, [0.0] * 5, [0.0] * 6), r'qd: expected shape \(6,\) \(same as q\)'),
     ((np.zeros((3, 6)), np.zeros((1, 6)), np.zeros((3, 6))), r'qd: expected shape \(3, 6\)'),
     (([0.0] * 6, [0.0] * 6, [0.0, np.nan, 0, 0, 0, 0]), 'qdd: entry 1 is nan'),

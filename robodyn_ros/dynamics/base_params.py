@@ -64,12 +64,12 @@ class BaseParameters:
 
     @property
     def rank(self):
-        """Number of base parameters (int)."""
+        """Count the base parameters (int)."""
         return len(self.base)
 
     def values(self, theta):
         """
-        Base parameter values of a standard vector.
+        Compute the base parameter values of a standard vector.
 
         Parameters
         ----------
@@ -87,7 +87,7 @@ class BaseParameters:
 
     def regressor(self, y):
         """
-        Base columns of a regressor.
+        Select the base columns of a regressor.
 
         Parameters
         ----------

@@ -13,8 +13,10 @@
 # limitations under the License.
 
 """
-Forward dynamics: the O(n) articulated-body algorithm (seed 001 §7.6.2) and
-the solve with the inertia matrix (§7.6.1), with rotor inertia and friction.
+Forward dynamics, with rotor inertia and friction.
+
+The O(n) articulated-body algorithm (seed 001 §7.6.2) and the solve with
+the inertia matrix (§7.6.1).
 """
 
 import numpy as np

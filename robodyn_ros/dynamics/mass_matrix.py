@@ -13,8 +13,10 @@
 # limitations under the License.
 
 """
-Joint-space inertia matrix by the composite-rigid-body algorithm, and the
-gravity and bias vectors built on the RNE.
+Joint-space inertia matrix, gravity and bias vectors.
+
+The inertia matrix comes from the composite-rigid-body algorithm; gravity
+and bias vectors from the RNE.
 """
 
 import numpy as np

@@ -104,7 +104,7 @@ def _friction_params(joint, layout):
 
 def parameter_vector(model, friction='auto'):
     """
-    The model's standard parameter vector ``theta``.
+    Collect the model's standard parameter vector ``theta``.
 
     Parameters
     ----------
@@ -136,8 +136,8 @@ def parameter_vector(model, friction='auto'):
         if layout == 'symmetric':
             if f.coulomb_pos != f.coulomb_neg or f.viscous_pos != f.viscous_neg or (
                     f.has_stribeck and f.static_pos != f.static_neg):
-                raise InputError('friction', f"joint {j.name!r} has asymmetric friction; "
-                                             "use 'asymmetric'")
+                raise InputError('friction', f'joint {j.name!r} has asymmetric friction; '
+                                             'use the asymmetric layout')
             values += [f.coulomb_pos, f.viscous_pos]
             if f.has_stribeck:
                 values.append(f.static_pos - f.coulomb_pos)

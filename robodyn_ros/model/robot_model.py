@@ -216,7 +216,7 @@ class RobotModel:
     @property
     def end_effector(self):
         """
-        Default end-effector frame name (str).
+        Name the default end-effector frame (str).
 
         The last named frame fixed to the last body (a tool frame such as
         ``tool0`` or a DH end frame), otherwise the last body's own frame.
