@@ -238,8 +238,11 @@ def test_puma_rotor_inertia_and_consensus_data():
         g = abs(act.gear_ratio)
         assert fr.viscous_pos == fr.viscous_neg == pytest.approx(
             puma560.MOTOR_VISCOUS[i] * g ** 2)
-        assert (fr.coulomb_pos, fr.coulomb_neg) == pytest.approx(
+        # The measured Coulomb level is shared by velocity friction and break-away torque.
+        breakaway = fr.transmission.breakaway if fr.transmission is not None else 0.0
+        assert (fr.coulomb_pos + breakaway, fr.coulomb_neg + breakaway) == pytest.approx(
             tuple(c * g for c in puma560.MOTOR_COULOMB[i]))
+        assert (breakaway > 0.0) == (i < 3)
         assert fr.has_stribeck and fr.static_pos > fr.coulomb_pos
     # Links 5 and 6: AKB values, not the 10x misprint of Table 2.6.
     assert model.inertials[4].inertia[2, 2] == pytest.approx(0.4e-3)

@@ -206,3 +206,23 @@ def test_d3_4_negative_reference():
     m = _d4_physical_model()
     tau = inverse_dynamics(m, np.zeros(3), [1.0, 0.0, 0.0], np.zeros(3))
     assert abs(tau[0]) < 1e-12
+
+
+# --------------------------------------------------------------------------- seed 000
+@pytest.mark.parametrize('point', ['point1', 'point2'])
+def test_seed000_stanford_points_with_our_dynamics(point):
+    """Our D(q), H, G and u reproduce seed 000's two numerical points (Stanford arm)."""
+    from robodyn_ros.dynamics import bias_forces
+    from robodyn_ros.model import library
+    from robodyn_ros.model.library import stanford
+    from test_library import STANFORD_POINTS
+    ref = STANFORD_POINTS[point]
+    model = library.load('stanford').with_gravity(stanford.THESIS_GRAVITY)
+    q = np.array([np.radians(v) if i != 2 else v for i, v in enumerate(ref['q'])])
+    qd, qdd = np.array(ref['qd']), np.array(ref['qdd'])
+    scale = 1e-3 * np.max(np.abs(ref['u']))
+    assert np.allclose(mass_matrix(model, q), ref['D'], atol=1e-4)
+    g = gravity_torques(model, q)
+    assert np.allclose(g, ref['G'], atol=scale)
+    assert np.allclose(bias_forces(model, q, qd) - g, ref['H'], atol=scale)
+    assert np.allclose(inverse_dynamics(model, q, qd, qdd), ref['u'], rtol=1e-3, atol=scale)

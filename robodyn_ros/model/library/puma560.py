@@ -134,8 +134,8 @@ CORRECTIONS = (
     'magnitudes times |G|; Tc(1) is used for positive and Tc(2) for negative joint velocity, '
     'as the Robotics Toolbox applies them. Joint 1: 24.73/27.24, 2: 13.58/7.655, '
     '3: 7.089/5.639, 4: 0.8516/1.285, 5: 0.6660/1.043, 6: 0.3037/0.8052 N m.',
-    'Stribeck term (chosen; no source gives it): static level 1.25 x the Coulomb level in '
-    'each direction, Stribeck velocity 0.01 rad/s for every joint.',
+    'Stribeck term (chosen; no source gives it): total static level 1.25 x the measured '
+    'Coulomb level in each direction, Stribeck velocity 0.01 rad/s for every joint.',
     'Bearing friction, joints 1-3 (seed 004 Table 3.4): journal bearings, mu = 0.1, radius '
     '0.10/0.08/0.07 m. The span d of Eq. 3.3 is not given; it is taken as the journal '
     'diameter (0.20, 0.16, 0.14 m).',
@@ -149,9 +149,12 @@ CORRECTIONS = (
     'the rest is a design choice (poor efficiency at low load, about 0.8 near rated torque).',
     'Joints 4-6 have no bearing or transmission friction records: seed 004 models only '
     'joints 1-3, and the wrist keeps the velocity-dependent consensus friction only.',
-    'The consensus Coulomb levels (about 25/14/7 N m on joints 1-3) and the Table 3.4 '
-    'breakaway torques (6.3/5.5/2.6 N m) describe overlapping effects from different '
-    'identifications; a friction model should use one of the two descriptions, not both.',
+    'The consensus Coulomb levels (about 25/14/7 N m on joints 1-3) were measured on the '
+    'whole drive and so include the transmission break-away torque of Table 3.4 '
+    '(6.3/5.5/2.6 N m). To count it once, the velocity-friction Coulomb and static levels '
+    'of joints 1-3 are the measured levels minus the break-away torque (joint 1: '
+    '18.43/20.94, 2: 8.081/2.155, 3: 4.489/3.039 N m Coulomb); at zero load the model\'s '
+    'friction equals the measured one, and the efficiency losses grow with the load.',
     'Torque constants (chosen, plausible): 0.189, 0.219, 0.202, 0.075, 0.066, 0.066 N m/A, '
     'of the order of the consensus motor constants; not verified against a source here.',
     'Current limits (chosen): 8 A for joints 1-3, 4 A for joints 4-6; |G| K_t 8 A is within '
@@ -193,9 +196,12 @@ def rows():
             'limits': limits(*POSITION_LIMITS[i], round(MOTOR_SPEED_LIMIT / abs(g), 2),
                              ACCELERATION_LIMIT[i], EFFORT_LIMIT[i]),
         }
-        coulomb = [abs(g) * c for c in MOTOR_COULOMB[i]]
-        friction = {'viscous': MOTOR_VISCOUS[i] * g ** 2, 'coulomb': coulomb,
-                    'static': [STATIC_RATIO * c for c in coulomb],
+        measured = [abs(g) * c for c in MOTOR_COULOMB[i]]
+        # The transmission's break-away torque is part of the measured Coulomb level.
+        breakaway = TABLE_3_4['breakaway'][i] if i < 3 else 0.0
+        friction = {'viscous': MOTOR_VISCOUS[i] * g ** 2,
+                    'coulomb': [c - breakaway for c in measured],
+                    'static': [STATIC_RATIO * c - breakaway for c in measured],
                     'stribeck_velocity': STRIBECK_VELOCITY}
         if i < 3:
             friction['bearing'] = {'mu': TABLE_3_4['mu'][i], 'radius': TABLE_3_4['radius'][i],
