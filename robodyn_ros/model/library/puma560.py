@@ -153,7 +153,7 @@ CORRECTIONS = (
     'whole drive and so include the transmission break-away torque of Table 3.4 '
     '(6.3/5.5/2.6 N m). To count it once, the velocity-friction Coulomb and static levels '
     'of joints 1-3 are the measured levels minus the break-away torque (joint 1: '
-    '18.43/20.94, 2: 8.081/2.155, 3: 4.489/3.039 N m Coulomb); at zero load the model\'s '
+    "18.43/20.94, 2: 8.081/2.155, 3: 4.489/3.039 N m Coulomb); at zero load the model's "
     'friction equals the measured one, and the efficiency losses grow with the load.',
     'Torque constants (chosen, plausible): 0.189, 0.219, 0.202, 0.075, 0.066, 0.066 N m/A, '
     'of the order of the consensus motor constants; not verified against a source here.',
