@@ -32,7 +32,7 @@ from std_msgs.msg import String
 SPECS = [
     ParamSpec('kp', 100.0, 'Proportional gain [1/s^2]', low=0.0, high=1e4),
     ParamSpec('law', 'computed_torque', 'Control law', choices=('pid', 'computed_torque')),
-    ParamSpec('joints', None, 'Joint names', type=Parameter.Type.STRING_ARRAY, read_only=True),
+    ParamSpec('joints', None, 'Joint names', kind=Parameter.Type.STRING_ARRAY, read_only=True),
     ParamSpec('rate', 1000, 'Loop rate [Hz]', low=1, high=10000,
               check=lambda v: None if v % 10 == 0 else 'rate must be a multiple of 10 Hz'),
 ]
@@ -104,7 +104,7 @@ def test_diagnostics_published():
         node.create_subscription(DiagnosticArray, 'diagnostics', got.append, 10)
         diag = Diagnostics(node, hardware_id='arm', period=0.0)
         wait_for(lambda: node.count_subscribers('diagnostics') > 0, 5.0)
-        diag.set(ERROR, 'stale joint_states', {'age_s': 0.5})
+        diag.update(ERROR, 'stale joint_states', {'age_s': 0.5})
         assert wait_for(lambda: any(m.status[0].message == 'stale joint_states' for m in got))
         last = [m for m in got if m.status[0].message == 'stale joint_states'][-1].status[0]
         assert last.level == ERROR and last.values[0].key == 'age_s'

@@ -42,7 +42,7 @@ def to_seconds(duration):
 
 def to_duration(seconds):
     """
-    A ``builtin_interfaces`` Duration of ``seconds``.
+    Convert seconds to a ``builtin_interfaces`` Duration.
 
     Parameters
     ----------
@@ -158,7 +158,7 @@ def joint_state_msg(joint_names, stamp, position=(), velocity=(), effort=()):
 def trajectory_msg(joint_names, times, q, qd=None, qdd=None, effort=None, stamp=None,
                    frame_id=''):
     """
-    A dense JointTrajectory from sampled arrays.
+    Build a dense JointTrajectory from sampled arrays.
 
     Parameters
     ----------

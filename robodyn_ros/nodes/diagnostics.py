@@ -48,15 +48,15 @@ class Diagnostics:
 
     @property
     def level(self):
-        """Current level (one of OK, WARN, ERROR, STALE as bytes)."""
+        """Level of the status: OK, WARN, ERROR or STALE (bytes)."""
         return self._status.level
 
     @property
     def message(self):
-        """Current message (str)."""
+        """Text of the status (str)."""
         return self._status.message
 
-    def set(self, level, message, values=None, publish=True):
+    def update(self, level, message, values=None, publish=True):
         """
         Change the status.
 

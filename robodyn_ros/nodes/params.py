@@ -48,8 +48,8 @@ class ParamSpec:
         Default value; ``None`` with ``type`` set declares it without a value.
     description : str
         Human-readable description with units.
-    type : rclpy.parameter.Parameter.Type, optional
-        Explicit type (needed for empty arrays).
+    kind : rclpy.parameter.Parameter.Type, optional
+        Explicit parameter type (needed for empty arrays).
     low, high : float, optional
         Inclusive range for numbers (and for every element of number arrays).
     choices : tuple, optional
@@ -66,7 +66,7 @@ class ParamSpec:
     name: str
     default: object
     description: str
-    type: object = None
+    kind: object = None
     low: float = None
     high: float = None
     choices: tuple = None
@@ -160,8 +160,8 @@ def declare(node, specs, on_change=None):
     by_name = {s.name: s for s in specs}
     values = {}
     for spec in specs:
-        if spec.default is None and spec.type is not None:
-            node.declare_parameter(spec.name, spec.type, spec.descriptor())
+        if spec.default is None and spec.kind is not None:
+            node.declare_parameter(spec.name, spec.kind, spec.descriptor())
         else:
             node.declare_parameter(spec.name, spec.default, spec.descriptor())
         param = node.get_parameter_or(spec.name, Parameter(spec.name, value=None))
