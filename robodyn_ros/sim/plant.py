@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from ..dynamics.friction import smooth_sign, velocity_friction
+from ..dynamics.friction import smooth_sign
 from ..dynamics.tables import tables
 from ..errors import InputError
 from ..pinocchio_bridge import PinocchioBridge
@@ -289,6 +289,4 @@ class Plant:
             Friction torque, same shape [N m or N].
 
         """
-        return velocity_friction(self._tab, np.asarray(qd, dtype=float)) if not np.any(
-            self._eps != self._tab.smoothing_velocity) else self._velocity_friction(
-            np.asarray(qd, dtype=float))
+        return self._velocity_friction(np.asarray(qd, dtype=float))
