@@ -76,3 +76,12 @@ def test_unknown_robot_name():
     res = robodyn('model', 'no_such_robot')
     assert res.returncode == 2
     assert 'puma560' in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_model_puma560_main_job():
+    """``robodyn model puma560`` (the main job so far) prints DH rows and friction data."""
+    res = robodyn('model', 'puma560')
+    assert res.returncode == 0, res.stderr
+    for text in ('DH table (modified', "Robot 'puma560': 6 joints (RRRRRR)", 'joint1',
+                 '0.4318', 'bearing journal mu=0.1', 'transmission tauB=6.3', 'Validation: ok'):
+        assert text in res.stdout, text

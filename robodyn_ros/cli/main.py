@@ -31,6 +31,7 @@ COMMANDS = {
     'bench': '.bench_cmd',
     'codegen': '.codegen_cmd',
     'model': '.model_cmd',
+    'check': '.check_cmd',
 }
 
 

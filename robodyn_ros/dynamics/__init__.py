@@ -16,11 +16,22 @@
 Dynamics of a :class:`~robodyn_ros.model.RobotModel` (no rclpy).
 
 Our own recursive Newton-Euler inverse dynamics with gravity, rotor inertia,
-every friction model of the model, and an end-effector wrench; mass matrix,
-gravity, bias forces, Coriolis matrix, forward dynamics, regressor and base
-parameters. Everything takes one state ``(n,)`` or a batch ``(N, n)``.
+every friction model of the model and an end-effector wrench; mass matrix,
+gravity, bias forces, Coriolis matrix (Christoffel form), forward dynamics
+(articulated-body algorithm or solve with M), the regressor and the base
+parameters. Every function takes one state ``(n,)`` or a batch ``(N, n)`` and
+returns the same leading shape. Units: rad, rad/s, rad/s^2, N m for revolute
+joints; m, m/s, m/s^2, N for prismatic ones.
 """
 
-from .rne import inverse_dynamics
+from .base_params import base_parameters, BaseParameters
+from .coriolis import coriolis_matrix
+from .forward import forward_dynamics, ForwardDynamicsError
+from .mass_matrix import bias_forces, gravity_torques, mass_matrix
+from .regressor import parameter_names, parameter_vector, regressor
+from .rne import inverse_dynamics, rne, RneResult
 
-__all__ = ['inverse_dynamics']
+__all__ = ['BaseParameters', 'ForwardDynamicsError', 'RneResult', 'base_parameters',
+           'bias_forces', 'coriolis_matrix', 'forward_dynamics', 'gravity_torques',
+           'inverse_dynamics', 'mass_matrix', 'parameter_names', 'parameter_vector',
+           'regressor', 'rne']

@@ -186,7 +186,7 @@ def build_tables(model):
 
 def tables(model):
     """
-    Cached :class:`DynamicsTables` of a model.
+    Return the cached :class:`DynamicsTables` of a model.
 
     Parameters
     ----------

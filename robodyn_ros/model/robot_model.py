@@ -216,7 +216,7 @@ class RobotModel:
     @property
     def end_effector(self):
         """
-        Default end-effector frame name (str).
+        Name the default end-effector frame (str).
 
         The last named frame fixed to the last body (a tool frame such as
         ``tool0`` or a DH end frame), otherwise the last body's own frame.
@@ -674,7 +674,7 @@ class RobotModel:
 
     @classmethod
     def from_dh(cls, links, convention='standard', gravity=DEFAULT_GRAVITY, name='dh_robot',
-                base_link='base_link'):
+                base_link='base_link', source=None):
         """
         Build a serial model from a Denavit-Hartenberg table.
 
@@ -690,6 +690,8 @@ class RobotModel:
             Robot name.
         base_link : str
             Name of the base link.
+        source : str, optional
+            Origin of the table, named in error messages.
 
         Returns
         -------
@@ -699,7 +701,7 @@ class RobotModel:
         """
         from .dh import model_from_dh
         return model_from_dh(links, convention=convention, gravity=gravity, name=name,
-                             base_link=base_link)
+                             base_link=base_link, source=source)
 
     def to_urdf(self, path=None):
         """

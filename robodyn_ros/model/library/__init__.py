@@ -20,8 +20,8 @@ Each robot lives in its own module with a ``build()`` function returning a
 come from) and a ``CORRECTIONS`` tuple (every change made to the source data,
 with its reason). The shipped ``urdf/<name>.urdf`` and
 ``config/<name>_params.yaml`` are generated from these modules
-(``robodyn model NAME --urdf urdf/NAME.urdf --params config/NAME_params.yaml``)
-and a test checks that they agree.
+(``scripts/generate_library_files.py``, or ``robodyn model NAME --urdf OUT
+--params-out OUT`` for one robot) and a test checks that they agree.
 """
 
 from functools import lru_cache

@@ -1,0 +1,71 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""Helpers for tests that start a real ROS 2 graph (rclpy over DDS, loopback only)."""
+
+import threading
+import time
+
+import rclpy
+from rclpy.executors import MultiThreadedExecutor
+
+
+class RosGraph:
+    """
+    An rclpy context with a multi-threaded executor spinning in the background.
+
+    Use as a context manager; nodes added with :meth:`add` are spun until exit.
+    """
+
+    def __init__(self, threads=4):
+        self.context = rclpy.context.Context()
+        rclpy.init(context=self.context)
+        self.executor = MultiThreadedExecutor(num_threads=threads, context=self.context)
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._stop = False
+        self.nodes = []
+
+    def _spin(self):
+        while not self._stop and self.context.ok():
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def add(self, node):
+        """Spin ``node`` too and return it."""
+        self.nodes.append(node)
+        self.executor.add_node(node)
+        return node
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop = True
+        self._thread.join(timeout=5.0)
+        for node in self.nodes:
+            self.executor.remove_node(node)
+            node.destroy_node()
+        self.executor.shutdown()
+        rclpy.try_shutdown(context=self.context)
+
+
+def wait_for(predicate, timeout=10.0, period=0.02):
+    """Poll ``predicate`` until it is true or ``timeout`` [s] passes; return its last value."""
+    deadline = time.monotonic() + timeout
+    value = predicate()
+    while not value and time.monotonic() < deadline:
+        time.sleep(period)
+        value = predicate()
+    return value
