@@ -157,11 +157,11 @@ def format_comparisons(rows):
 
     """
     lines = ['Rigid-body inverse dynamics, customized, ours vs the seeds (mult/add)',
-             f"{'case':<42}{'seed':>10}{'ours':>10}  {'source':<48}note"]
+             f"{'case':<42}{'seed':>10}{'ours':>10}  {'source':<54}note"]
     for r in rows:
         ours = '-' if r['ours'] is None else f"{r['ours'][0]}/{r['ours'][1]}"
         seed = f"{r['seed'][0]}/{r['seed'][1]}"
-        lines.append(f"{r['case']:<42}{seed:>10}{ours:>10}  {r['citation']:<48}{r['note']}")
+        lines.append(f"{r['case']:<42}{seed:>10}{ours:>10}  {r['citation']:<54}{r['note']}")
         for label, c in (r['extra'] or {}).items():
             lines.append(f"{'  ' + label:<42}{'':>10}{c['mul']:>6}/{c['add']:<3}")
     return '\n'.join(lines)
