@@ -30,6 +30,8 @@ On the same random inputs, in one run, interleaved, medians over repeats:
   state).
 """
 
+import os
+
 import numpy as np
 
 from .timing import interleaved, time_calls
@@ -203,7 +205,8 @@ def run(quick=False):
     repeat_batch = 3 if quick else 11
     target = 0.005 if quick else 0.02
     out = {'settings': {'batch_states': count, 'repeat_single': repeat_single,
-                        'repeat_batch': repeat_batch, 'timing_target_s': target},
+                        'repeat_batch': repeat_batch, 'timing_target_s': target,
+                        'cpus': os.cpu_count(), 'load_before': _load()},
            'goals': GOALS, 'robots': {}}
     for label, model in bench_models():
         k = kernels(model, backend='c')
@@ -212,7 +215,15 @@ def run(quick=False):
         bat = batch(model, bridge, k, count, repeat_batch)
         out['robots'][label] = {'dof': model.n, 'single': _strip(single),
                                 'batch': _strip(bat), 'ratios': ratios(single, bat, count)}
+    out['settings']['load_after'] = _load()
     return out
+
+
+def _load():
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def _strip(res):

@@ -44,7 +44,9 @@ def format_dynamics(res):
     s = res['settings']
     lines = [f"Settings: batch of {s['batch_states']} states; {s['repeat_single']} rounds for "
              f"single calls, {s['repeat_batch']} for batches; medians over rounds, "
-             'compared calls interleaved in the same run.', '']
+             'compared calls interleaved in the same run.',
+             f"CPUs: {s.get('cpus')}; load average (1, 5, 15 min) before {s.get('load_before')}, "
+             f"after {s.get('load_after')} (other processes share the machine).", '']
     for label, r in res['robots'].items():
         rat = r['ratios']
         lines += [f"### {label} ({r['dof']} joints)", '',

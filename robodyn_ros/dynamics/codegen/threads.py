@@ -58,11 +58,14 @@ class BatchRunner:
 
     def __init__(self, threads):
         self.threads = max(1, int(threads))
-        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        # The calling thread takes the first range itself.
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
 
     def run(self, func, arrays, out):
         """
         Run ``func(*arrays, out, start, stop)`` on every range, in parallel.
+
+        The calling thread runs the first range, the pool the others.
 
         Parameters
         ----------
@@ -83,10 +86,13 @@ class BatchRunner:
         if self._pool is None:
             func(*arrays, out, 0, rows)
             return out
-        futures = [self._pool.submit(func, *arrays, out, a, b)
-                   for a, b in row_ranges(rows, self.threads)]
-        for f in futures:
-            f.result()
+        ranges = row_ranges(rows, self.threads)
+        futures = [self._pool.submit(func, *arrays, out, a, b) for a, b in ranges[1:]]
+        try:
+            func(*arrays, out, *ranges[0])
+        finally:
+            for f in futures:
+                f.result()
         return out
 
     def close(self):
