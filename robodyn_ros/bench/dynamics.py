@@ -22,7 +22,9 @@ On the same random inputs, in one run, interleaved, medians over repeats:
   on, Pinocchio ``rnea``, and the numpy reference ``rne.inverse_dynamics``;
 * a batch of states: our batch kernel split over 1 and 2 Python threads vs
   ``pinocchio.rneaInParallel`` with a ``ModelPool`` at 1 and 2 threads
-  (column batches, nv x N), and the vectorised numpy reference;
+  (column batches, nv x N), the vectorised numpy reference, and a machine
+  reference (sha256 over 1 and 2 threads, which releases the GIL) that shows
+  the speed-up the shared machine allows at that moment;
 * one forward-dynamics call: ours vs ``aba`` (and the mass matrix vs
   ``crba``);
 * a profile of the single call: argument checks plus output allocation
@@ -30,6 +32,7 @@ On the same random inputs, in one run, interleaved, medians over repeats:
   state).
 """
 
+import hashlib
 import os
 
 import numpy as np
@@ -171,6 +174,9 @@ def batch(model, bridge, k, count, repeat):
         for t in (1, 2):
             funcs[f'pinocchio rneaInParallel, {t} thread{"s" if t > 1 else ""}'] = (
                 lambda t=t: pin.rneaInParallel(t, pool, pq, pv, pa, ptau))
+    data = np.random.default_rng(3).integers(0, 256, 160 * count, dtype=np.uint8)
+    for t, runner in runners.items():
+        funcs[_ref_key(count, t)] = lambda r=runner: r.run(_hash_rows, (data,), None)
     res = time_calls(funcs, repeat)
     small = min(count, 2000)
     res['numpy rne (vectorised), friction off'] = {
@@ -178,12 +184,67 @@ def batch(model, bridge, k, count, repeat):
         for key, v in time_calls({'x': lambda: np_inverse_dynamics(
             model, q[:small], qd[:small], qdd[:small], friction=False)},
             max(3, repeat // 3))['x'].items()}
+    res['profile'] = thread_profile(runners[2], k.inverse_dynamics_rigid_batch, (q, qd, qdd),
+                                    out, repeat)
     for runner in runners.values():
         runner.close()
     return res
 
 
-def run(quick=False):
+def _hash_rows(data, out, start, stop):
+    # hashlib releases the GIL on large buffers: a plain compute-bound reference.
+    hashlib.sha256(data[start:stop]).digest()
+
+
+def thread_profile(runner, func, arrays, out, repeat):
+    """
+    Time each thread's share of a threaded batch and the wall time around them.
+
+    Parameters
+    ----------
+    runner : BatchRunner
+        The thread pool.
+    func : callable
+        Batch entry point.
+    arrays : sequence of numpy.ndarray
+        Inputs.
+    out : numpy.ndarray
+        Output.
+    repeat : int
+        Rounds.
+
+    Returns
+    -------
+    dict
+        Medians [s]: ``wall``, ``chunks`` (per thread, inside the kernel
+        call) and ``outside`` (wall minus the slowest chunk: dispatch,
+        argument checks and waiting).
+
+    """
+    import statistics
+    import threading
+    import time
+    lock = threading.Lock()
+    walls, chunks = [], []
+
+    def timed(*args):
+        t0 = time.perf_counter()
+        func(*args)
+        with lock:
+            current.append((args[-2], time.perf_counter() - t0))
+
+    for _ in range(max(3, repeat)):
+        current = []
+        t0 = time.perf_counter()
+        runner.run(timed, arrays, out)
+        walls.append(time.perf_counter() - t0)
+        chunks.append([d for _, d in sorted(current)])
+    per_chunk = [statistics.median(c[i] for c in chunks) for i in range(len(chunks[0]))]
+    outside = statistics.median(w - max(c) for w, c in zip(walls, chunks))
+    return {'wall': statistics.median(walls), 'chunks': per_chunk, 'outside': outside}
+
+
+def run(quick=False, states=None):
     """
     Run the whole bench.
 
@@ -191,6 +252,8 @@ def run(quick=False):
     ----------
     quick : bool
         Fewer repeats and a smaller batch (for a smoke run).
+    states : int, optional
+        Batch size (default 100000, or 20000 when quick).
 
     Returns
     -------
@@ -200,7 +263,7 @@ def run(quick=False):
 
     """
     from ..pinocchio_bridge import PinocchioBridge
-    count = 20_000 if quick else 100_000
+    count = int(states) if states else (20_000 if quick else 100_000)
     repeat_single = 5 if quick else 21
     repeat_batch = 3 if quick else 11
     target = 0.005 if quick else 0.02
@@ -227,7 +290,12 @@ def _load():
 
 
 def _strip(res):
-    return {k: {'median': v['median'], 'min': v['min']} for k, v in res.items()}
+    return {k: v if k == 'profile' else {'median': v['median'], 'min': v['min']}
+            for k, v in res.items()}
+
+
+def _ref_key(count, threads):
+    return f'machine reference: sha256 of {160 * count // 10**6} MB, {threads} thread(s)'
 
 
 def ratios(single, bat, count):
@@ -247,16 +315,18 @@ def ratios(single, bat, count):
         ``single_off``/``single_on`` (ours / rnea time), ``forward`` (ours /
         aba), ``mass`` (ours / crba), ``batch_1``/``batch_2`` (our
         throughput / Pinocchio's), ``speedup`` (ours 1 -> 2 threads),
-        ``pin_speedup``, ``overhead_us`` and ``kernel_us``.
+        ``pin_speedup``, ``machine_speedup`` (sha256 1 -> 2 threads, what the
+        machine allows at that moment), ``overhead_us`` and ``kernel_us``.
 
     """
     med = {k: v['median'] for k, v in single.items()}
-    b = {k: v['median'] for k, v in bat.items()}
+    b = {k: v['median'] for k, v in bat.items() if k != 'profile'}
     out = {'single_off': med['ours, friction off'] / med['pinocchio rnea'],
            'single_on': med['ours, friction on'] / med['pinocchio rnea'],
            'forward': med['ours forward dynamics'] / med['pinocchio aba'],
            'mass': med['ours mass matrix'] / med['pinocchio crba'],
            'speedup': b['ours, 1 thread'] / b['ours, 2 threads'],
+           'machine_speedup': b[_ref_key(count, 1)] / b[_ref_key(count, 2)],
            'overhead_us': med['ours: argument checks + output only'] * 1e6,
            'kernel_us': b['ours, 1 thread'] / count * 1e6}
     if 'pinocchio rneaInParallel, 1 thread' in b:

@@ -58,6 +58,8 @@ def format_dynamics(res):
         lines += ['', f'| batch of {count} states (inverse dynamics, friction off) | '
                   'median [ms] | states/s |', '|---|---:|---:|']
         for name, t in r['batch'].items():
+            if name == 'profile':
+                continue
             lines.append(f"| {name} | {t['median'] * 1e3:.2f} | "
                          f"{count / t['median']:,.0f} |")
         lines += ['', '| goal | measured | target | |', '|---|---:|---:|---|',
@@ -72,6 +74,9 @@ def format_dynamics(res):
                              f"{_ok(rat[f'batch_{t}'], goals['batch'], False)} |")
         lines.append(f"| ours, speed-up 1 -> 2 threads | {rat['speedup']:.2f}x | >= "
                      f"{goals['speedup']}x | {_ok(rat['speedup'], goals['speedup'], False)} |")
+        if 'machine_speedup' in rat:
+            lines.append(f"| machine reference (sha256), speed-up 1 -> 2 threads | "
+                         f"{rat['machine_speedup']:.2f}x | | |")
         if 'pin_speedup' in rat:
             lines.append(f'| Pinocchio, speed-up 1 -> 2 threads (information) | '
                          f"{rat['pin_speedup']:.2f}x | | |")
@@ -82,5 +87,12 @@ def format_dynamics(res):
                   f"{_us(r['single']['ours, friction off']['median'])} us = argument checks "
                   f"+ output allocation + call {rat['overhead_us']:.3f} us (entry point "
                   f"without kernel) + kernel about {rat['kernel_us']:.3f} us (batch time per "
-                  'state, 1 thread).', '']
+                  'state, 1 thread).']
+        prof = r['batch'].get('profile')
+        if prof:
+            chunks = ', '.join(f'{c * 1e3:.2f}' for c in prof['chunks'])
+            lines.append(f"Profile of the 2-thread batch: wall {prof['wall'] * 1e3:.2f} ms; "
+                         f'inside the kernel call per thread {chunks} ms; outside (dispatch, '
+                         f"argument checks, waiting) {prof['outside'] * 1e3:.2f} ms.")
+        lines.append('')
     return '\n'.join(lines)

@@ -87,7 +87,7 @@ def interleaved(cases, repeat, target=0.01):
             for name, v in samples.items()}
 
 
-def time_calls(funcs, repeat):
+def time_calls(funcs, repeat, warm=True):
     """
     Time callables that each run once per sample (long runs, e.g. batches).
 
@@ -97,6 +97,10 @@ def time_calls(funcs, repeat):
         Name to a callable without arguments.
     repeat : int
         Number of rounds (interleaved, order rotating).
+    warm : bool
+        Run each call once untimed right before timing it, so that idle CPUs
+        are awake (a virtual machine wakes a halted CPU slowly) and threads
+        left spinning by the previous case (OpenMP) are absorbed.
 
     Returns
     -------
@@ -111,6 +115,8 @@ def time_calls(funcs, repeat):
     for r in range(repeat):
         k = r % len(names)
         for name in names[k:] + names[:k]:
+            if warm:
+                funcs[name]()
             t0 = time.perf_counter()
             funcs[name]()
             samples[name].append(time.perf_counter() - t0)

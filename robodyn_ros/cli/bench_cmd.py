@@ -40,6 +40,8 @@ def add_parser(sub):
     d.add_argument('--json', action='store_true', help='print JSON instead of tables')
     d.add_argument('--quick', action='store_true',
                    help='smaller batch and fewer repeats (smoke run)')
+    d.add_argument('--states', type=int, metavar='N',
+                   help='batch size (default 100000, 20000 with --quick)')
     d.set_defaults(run=run)
 
 
@@ -60,7 +62,7 @@ def run(args):
     """
     from ..bench import dynamics
     from ..bench.report import format_dynamics
-    res = dynamics.run(quick=args.quick)
+    res = dynamics.run(quick=args.quick, states=args.states)
     if args.json:
         print(json.dumps(res, indent=2))
     else:
