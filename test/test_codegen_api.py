@@ -60,6 +60,24 @@ def test_bad_input_arrays_raise_value_error(ur5, bad, match):
         k.gravity(bad)
 
 
+def test_other_buffer_exporters_work(ur5):
+    import array
+    _, k = ur5
+    rng = np.random.default_rng(0)
+    q, qd, qdd = rng.normal(size=(3, 6))
+    ref = k.inverse_dynamics(q, qd, qdd)
+    out = array.array('d', [0.0] * 6)
+    res = k.inverse_dynamics(array.array('d', q), memoryview(qd), array.array('d', qdd), out)
+    assert res is out and np.array_equal(np.array(out), ref)
+    with pytest.raises(ValueError, match='float64'):
+        k.inverse_dynamics(array.array('f', q), qd, qdd)
+    with pytest.raises(ValueError, match='shape'):
+        k.inverse_dynamics(array.array('d', q[:5]), qd, qdd)
+    frozen = memoryview(bytes(48)).cast('d')
+    with pytest.raises(ValueError, match='writable'):
+        k.inverse_dynamics(q, qd, qdd, frozen)
+
+
 def test_bad_out_raises(ur5):
     _, k = ur5
     q, qd, qdd = _good(6)
@@ -220,3 +238,22 @@ def test_numpy_backend_matches_c(monkeypatch):
                        kc.inverse_dynamics_batch(q, qd, qdd, f_ext=fe), rtol=1e-10, atol=1e-10)
     with pytest.raises(ValueError):
         kernels(model, backend='fortran')
+
+
+def test_build_without_numpy_headers(monkeypatch, tmp_path):
+    """The module also works through the buffer protocol alone (numpy.empty outputs)."""
+    monkeypatch.setenv('ROBODYN_CACHE_DIR', str(tmp_path))
+    rng = np.random.default_rng(5)
+    model = random_dh(rng, n=3)
+    with_numpy = kernels(model, backend='c')
+    monkeypatch.setattr(build, 'numpy_flags', lambda: [])
+    plain = kernels(random_dh(np.random.default_rng(5), n=3), backend='c')
+    assert plain.path != with_numpy.path
+    q, qd, qdd = random_states(rng, model, 4)
+    assert np.array_equal(plain.inverse_dynamics(q[0], qd[0], qdd[0]),
+                          with_numpy.inverse_dynamics(q[0], qd[0], qdd[0]))
+    assert np.array_equal(plain.mass_matrix_batch(q), with_numpy.mass_matrix_batch(q))
+    with pytest.raises(ValueError, match='C-contiguous'):
+        plain.gravity(np.zeros(6)[::2])
+    with pytest.raises(ValueError, match='float64'):
+        plain.gravity(np.zeros(3, dtype=np.float32))

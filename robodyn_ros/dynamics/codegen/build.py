@@ -15,8 +15,8 @@
 """
 Compile a generated C module with the system compiler, cache it, load it.
 
-The shared object is named after a hash of the C text, the compile command
-and the Python ABI (``EXT_SUFFIX``), and kept in ``$ROBODYN_CACHE_DIR`` or
+The shared object is named after a hash of the C text, the compile command,
+the Python ABI (``EXT_SUFFIX``, version) and the numpy version, and kept in ``$ROBODYN_CACHE_DIR`` or
 ``~/.cache/robodyn_ros/kernels``. It is compiled to a temporary file in the
 same folder and renamed into place, so two processes building the same
 kernel at once both end up loading a complete file. The compiler is
@@ -92,6 +92,26 @@ def compiler():
     raise CompilerUnavailable('no C compiler found (set ROBODYN_CC or CC)')
 
 
+def numpy_flags():
+    """
+    Compiler flags for numpy's C API (output allocation), if its headers exist.
+
+    Returns
+    -------
+    list of str
+        ``['-DRD_HAVE_NUMPY', '-I<numpy include>']`` or empty.
+
+    """
+    try:
+        import numpy
+        include = numpy.get_include()
+    except (ImportError, AttributeError):
+        return []
+    if not os.path.isfile(os.path.join(include, 'numpy', 'arrayobject.h')):
+        return []
+    return ['-DRD_HAVE_NUMPY', f'-I{include}']
+
+
 def module_name(source, command):
     """
     Name the module of a source: ``rdk_<hash>``.
@@ -110,7 +130,8 @@ def module_name(source, command):
 
     """
     ext = sysconfig.get_config_var('EXT_SUFFIX') or '.so'
-    key = '\0'.join([source, ' '.join(command), ext, sys.version])
+    import numpy
+    key = '\0'.join([source, ' '.join(command), ext, sys.version, numpy.__version__])
     return 'rdk_' + hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
@@ -135,7 +156,7 @@ def load(source):
 
     """
     cc = compiler()
-    command = cc + list(CFLAGS)
+    command = cc + list(CFLAGS) + numpy_flags()
     name = module_name(source, command)
     if name in _LOADED:
         return _LOADED[name]
