@@ -216,31 +216,32 @@ def thread_profile(runner, func, arrays, out, repeat):
     Returns
     -------
     dict
-        Medians [s]: ``wall``, ``chunks`` (per thread, inside the kernel
-        call) and ``outside`` (wall minus the slowest chunk: dispatch,
-        argument checks and waiting).
+        Medians [s]: ``wall``, ``chunks`` (per thread, time inside kernel
+        calls, sorted) and ``outside`` (wall minus the busiest thread:
+        dispatch, argument checks and waiting).
 
     """
     import statistics
     import threading
     import time
     lock = threading.Lock()
-    walls, chunks = [], []
+    walls, busy = [], []
 
     def timed(*args):
         t0 = time.perf_counter()
         func(*args)
         with lock:
-            current.append((args[-2], time.perf_counter() - t0))
+            current[threading.get_ident()] = (current.get(threading.get_ident(), 0.0)
+                                              + time.perf_counter() - t0)
 
     for _ in range(max(3, repeat)):
-        current = []
+        current = {}
         t0 = time.perf_counter()
         runner.run(timed, arrays, out)
         walls.append(time.perf_counter() - t0)
-        chunks.append([d for _, d in sorted(current)])
-    per_chunk = [statistics.median(c[i] for c in chunks) for i in range(len(chunks[0]))]
-    outside = statistics.median(w - max(c) for w, c in zip(walls, chunks))
+        busy.append(sorted(current.values()) + [0.0] * (runner.threads - len(current)))
+    per_chunk = [statistics.median(c[i] for c in busy) for i in range(runner.threads)]
+    outside = statistics.median(w - max(c) for w, c in zip(walls, busy))
     return {'wall': statistics.median(walls), 'chunks': per_chunk, 'outside': outside}
 
 

@@ -49,23 +49,31 @@ class BatchRunner:
     """
     A persistent pool of threads that runs a batch kernel over row ranges.
 
+    The batch is cut into a few ranges per thread, handed out one at a time
+    (a shared iterator), so a thread whose core is busy with another process
+    does less of the work instead of holding up the end of the batch.
+
     Parameters
     ----------
     threads : int
         Number of threads (1 runs in the calling thread).
+    ranges_per_thread : int
+        Ranges per thread.
+    min_rows : int
+        Smallest range worth handing out.
 
     """
 
-    def __init__(self, threads):
+    def __init__(self, threads, ranges_per_thread=4, min_rows=1000):
         self.threads = max(1, int(threads))
-        # The calling thread takes the first range itself.
+        self.ranges_per_thread = max(1, int(ranges_per_thread))
+        self.min_rows = max(1, int(min_rows))
+        # The calling thread works too.
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
 
     def run(self, func, arrays, out):
         """
-        Run ``func(*arrays, out, start, stop)`` on every range, in parallel.
-
-        The calling thread runs the first range, the pool the others.
+        Run ``func(*arrays, out, start, stop)`` over all rows, in parallel.
 
         Parameters
         ----------
@@ -86,10 +94,17 @@ class BatchRunner:
         if self._pool is None:
             func(*arrays, out, 0, rows)
             return out
-        ranges = row_ranges(rows, self.threads)
-        futures = [self._pool.submit(func, *arrays, out, a, b) for a, b in ranges[1:]]
+        parts = min(self.threads * self.ranges_per_thread, max(1, rows // self.min_rows))
+        ranges = iter(row_ranges(rows, max(parts, 1)))
+
+        def work():
+            # next() on a list iterator is atomic under the GIL: each range runs once.
+            for start, stop in ranges:
+                func(*arrays, out, start, stop)
+
+        futures = [self._pool.submit(work) for _ in range(self.threads - 1)]
         try:
-            func(*arrays, out, *ranges[0])
+            work()
         finally:
             for f in futures:
                 f.result()
