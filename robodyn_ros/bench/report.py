@@ -75,7 +75,7 @@ def format_dynamics(res):
         lines.append(f"| ours, speed-up 1 -> 2 threads | {rat['speedup']:.2f}x | >= "
                      f"{goals['speedup']}x | {_ok(rat['speedup'], goals['speedup'], False)} |")
         if 'machine_speedup' in rat:
-            lines.append(f"| machine reference (sha256), speed-up 1 -> 2 threads | "
+            lines.append('| machine reference (sha256), speed-up 1 -> 2 threads | '
                          f"{rat['machine_speedup']:.2f}x | | |")
         if 'pin_speedup' in rat:
             lines.append(f'| Pinocchio, speed-up 1 -> 2 threads (information) | '

@@ -16,10 +16,11 @@
 Compile a generated C module with the system compiler, cache it, load it.
 
 The shared object is named after a hash of the C text, the compile command,
-the Python ABI (``EXT_SUFFIX``, version) and the numpy version, and kept in ``$ROBODYN_CACHE_DIR`` or
-``~/.cache/robodyn_ros/kernels``. It is compiled to a temporary file in the
-same folder and renamed into place, so two processes building the same
-kernel at once both end up loading a complete file. The compiler is
+the Python ABI (``EXT_SUFFIX``, version) and the numpy version, and kept in
+``$ROBODYN_CACHE_DIR`` or ``~/.cache/robodyn_ros/kernels``. It is compiled
+to a temporary file in the same folder and renamed into place, so two
+processes building the same kernel at once both end up loading a complete
+file. The compiler is
 ``$ROBODYN_CC``, else ``$CC``, else the one Python was built with, else
 ``cc``; no setuptools.
 """

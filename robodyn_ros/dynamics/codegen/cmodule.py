@@ -22,9 +22,9 @@ They are taken through the buffer protocol; for a numpy array passed to a
 single-state entry point the same checks are read directly from the array
 (numpy's C API), because ``PyObject_GetBuffer`` costs about 80 ns per array
 on numpy 2 and a call takes four arrays. Batch entry points always hold
-buffer exports (the arrays cannot be resized while the GIL is released). Batch entry points take a row
-range ``start, stop`` and release the GIL around the loop, so Python threads
-can split a batch. Outputs are allocated when no ``out`` is given, with
+buffer exports (the arrays cannot be resized while the GIL is released);
+they take a row range ``start, stop`` and release the GIL around the loop,
+so Python threads can split a batch. Outputs are allocated when no ``out`` is given, with
 numpy's C API when its headers are there (about 0.3 us cheaper per call than
 calling ``numpy.empty``), else with ``numpy.empty``.
 """
