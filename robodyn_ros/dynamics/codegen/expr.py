@@ -33,13 +33,6 @@ COUNT_KEYS = ('mul', 'add', 'neg', 'div', 'sincos', 'func', 'select')
 _COMMUTATIVE = ('add', 'mul')
 
 
-def _npfunc(name):
-    import numpy as np
-    return {'tanh': np.tanh, 'exp': np.exp, 'fabs': np.abs, 'sqrt': np.sqrt,
-            'hypot': np.hypot, 'max0': lambda x: np.maximum(x, 0.0),
-            'min0': lambda x: np.minimum(x, 0.0), 'sign': np.sign}[name]
-
-
 class Graph:
     """
     Scalar expression DAG with hash-consing and zero/one propagation.
@@ -284,7 +277,8 @@ class Graph:
             if name.startswith('interp'):
                 xp, fp = self.tables[int(name[6:])]
                 return self.const(float(np.interp(vals[0], xp, fp)))
-            return self.const(float(_npfunc(name)(*vals)))
+            from .evaluate import npfunc
+            return self.const(float(npfunc(name)(*vals)))
         if name in ('fabs', 'sign', 'tanh') and self.op[args[0]] == 'neg':
             inner = self.fn(name, self.args[args[0]][0])
             return inner if name == 'fabs' else self.neg(inner)
@@ -424,53 +418,5 @@ class Graph:
             Shape (N, len(outputs)) (or (len(outputs),)).
 
         """
-        import numpy as np
-        values = {}
-        shape = None
-        for arr in inputs.values():
-            shape = np.asarray(arr).shape[:-1]
-        for a in self.program(outputs) + list(outputs):
-            if a in values:
-                continue
-            values[a] = self._eval_node(a, values, inputs)
-        cols = []
-        for o in outputs:
-            v = values[o] if o in values else self._leaf(o, inputs)
-            cols.append(np.broadcast_to(np.asarray(v, dtype=float), shape))
-        return np.stack(cols, axis=-1)
-
-    def _leaf(self, a, inputs):
-        import numpy as np
-        if self.op[a] == 'const':
-            return self.val[a]
-        name, idx = self.val[a]
-        return np.asarray(inputs[name], dtype=float)[..., idx]
-
-    def _eval_node(self, a, values, inputs):
-        import numpy as np
-        op = self.op[a]
-        if op in ('const', 'in'):
-            return self._leaf(a, inputs)
-        x = [values[b] if b in values else self._leaf(b, inputs) for b in self.args[a]]
-        if op == 'add':
-            return x[0] + x[1]
-        if op == 'sub':
-            return x[0] - x[1]
-        if op == 'mul':
-            return x[0] * x[1]
-        if op == 'div':
-            return x[0] / x[1]
-        if op == 'neg':
-            return -x[0]
-        if op == 'sin':
-            return np.sin(x[0])
-        if op == 'cos':
-            return np.cos(x[0])
-        if op == 'sel':
-            cond = x[0] > 0.0 if self.val[a] == 'gt' else x[0] < 0.0
-            return np.where(cond, x[1], x[2])
-        name = self.val[a]
-        if name.startswith('interp'):
-            xp, fp = self.tables[int(name[6:])]
-            return np.interp(x[0], xp, fp)
-        return _npfunc(name)(*x)
+        from .evaluate import evaluate
+        return evaluate(self, outputs, inputs)

@@ -22,7 +22,8 @@ are built once; each C function contains only the nodes its outputs need.
 from dataclasses import dataclass
 
 from .bodies import dyn_params
-from .cmodule import module_source, PRELUDE, wrapper_source
+from .c_runtime import PRELUDE
+from .cmodule import module_source, wrapper_source
 from .emit_c import FunctionEmitter, interp_function
 from .expr import Graph
 from .sym_crba import ltdl_solve, mass_matrix, with_armature
