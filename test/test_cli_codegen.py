@@ -44,7 +44,7 @@ def test_codegen_json(capsys, tmp_path):
     assert seeds['cmu_dd_arm2']['seed'] == {'mul': 303, 'add': 226}
     assert seeds['general_6r']['ours']['mul'] > 0
     text = src.read_text()
-    assert 'PyInit_' in text and 'static void k_id(' in text
+    assert 'PyInit_robodyn_kernels' in text and 'static void k_id(' in text
 
 
 def test_codegen_text(capsys):

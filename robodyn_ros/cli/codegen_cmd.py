@@ -52,7 +52,8 @@ def add_parser(sub):
     p.add_argument('robot', help='library name (puma560, ...), ur5, panda or a URDF path')
     p.add_argument('--json', action='store_true', help='print JSON instead of tables')
     p.add_argument('--source', metavar='OUT',
-                   help='also write the generated C module source to OUT')
+                   help='also write the generated C module source to OUT (module name '
+                        'robodyn_kernels)')
     p.add_argument('--no-seeds', action='store_true',
                    help='leave out the comparison with the seeds')
     p.set_defaults(run=run)
@@ -76,9 +77,10 @@ def run(args):
     model = load_robot(args.robot)
     counts = op_counts(model)
     if args.source:
-        from ..dynamics.codegen.generate import generate
+        from ..dynamics.codegen.generate import generate, MODULE_PLACEHOLDER
+        source = model.derived('codegen_generated', generate).source
         with open(args.source, 'w', encoding='utf-8') as fh:
-            fh.write(model.derived('codegen_generated', generate).source)
+            fh.write(source.replace(MODULE_PLACEHOLDER, 'robodyn_kernels'))
     rows = []
     if not args.no_seeds:
         from ..dynamics.codegen.seeds import comparisons
