@@ -52,6 +52,7 @@ setup(
     entry_points={
         'console_scripts': [
             'robodyn = robodyn_ros.cli.main:main',
+            'trajectory_planner = robodyn_ros.nodes.trajectory_planner_node:main',
         ],
     },
 )

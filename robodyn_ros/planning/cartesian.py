@@ -69,7 +69,7 @@ class CartesianLineTrajectory(SampledTrajectory):
 
     @property
     def frame(self):
-        """Name of the moving frame (str)."""
+        """Name the moving frame (str)."""
         return self._line['frame']
 
     @property

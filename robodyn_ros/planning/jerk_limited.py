@@ -182,7 +182,7 @@ def jerk_limited(waypoints, limits, start_velocity=None, start_acceleration=None
     for k in range(moves + 1):
         joint_vector(pts[k], n, f'waypoints[{k}]', names)
         limits.check_positions(pts[k], 'start position' if k == 0 else 'waypoint position',
-                               detail=f'waypoint {k}')
+                               detail='start' if k == 0 else f'waypoint {k}')
     qd = np.zeros(n) if start_velocity is None else joint_vector(start_velocity, n,
                                                                  'start_velocity', names)
     qdd = np.zeros(n) if start_acceleration is None else joint_vector(

@@ -13,8 +13,9 @@
 # limitations under the License.
 
 """
-Per-joint limits the planners respect: position range, velocity,
-acceleration, jerk and effort.
+Per-joint limits the planners respect.
+
+Position range, velocity, acceleration, jerk and effort.
 
 :class:`PlanningLimits` is an immutable record with one entry per planned
 joint; ``inf`` means "no limit". It validates itself (no NaN, rates > 0,

@@ -56,7 +56,7 @@ class PointToPointTrajectory(PiecewisePolynomialTrajectory):
 
     @property
     def kind(self):
-        """Profile kind (str)."""
+        """Name the profile kind (str)."""
         return self._sync.profile.kind
 
     @property

@@ -240,7 +240,7 @@ def via_points(waypoints, durations=None, limits=None, start_velocity=None,
     for k in range(m_seg + 1):
         joint_vector(pts[k], n, f'waypoints[{k}]', names)
         limits.check_positions(pts[k], 'start position' if k == 0 else 'waypoint position',
-                               detail=f'waypoint {k}')
+                               detail='start' if k == 0 else f'waypoint {k}')
     v0 = np.zeros(n) if start_velocity is None else joint_vector(start_velocity, n,
                                                                  'start_velocity', names)
     a0 = np.zeros(n) if start_acceleration is None else joint_vector(

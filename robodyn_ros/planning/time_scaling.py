@@ -1,0 +1,398 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Torque-limited time scaling (Hollerbach 1984), as seed 001 ch. 8 advises.
+
+Running a path ``q(s)`` with time stretched by ``c`` (``t = c s``) divides
+velocities by ``c`` and accelerations by ``c^2``. With the inverse dynamics
+split into the static part ``tau_s(q) = RNE(q, 0, 0)`` (gravity) and the
+rest ``tau_d = RNE(q, qd, qdd) - tau_s`` (inertia and velocity terms), the
+torque of the scaled motion is ``tau_s + tau_d / c^2``, so the smallest
+``c`` that keeps ``|tau_j| <= limit_j`` at every sample follows in closed
+form. Friction (and anything else the effort provider adds) does not scale
+exactly so: the factor is then refined with the provider's true torques
+(each step refits ``tau = alpha + beta / c^2`` per sample from the last two
+evaluations) until the worst sample is within the limits.
+
+Friction peaks where a joint's velocity passes through zero (Coulomb and
+Stribeck terms switch within a tiny speed band that an even time grid
+misses, at the start and end of a move as well). The check grid therefore
+gets probe states at every zero crossing and rest phase of every joint,
+with that joint's velocity set to the small speed at which the provider's
+friction peaks (found once by scanning speeds from 1e-5 to 0.1).
+"""
+
+from dataclasses import dataclass
+import math
+
+import numpy as np
+
+from .errors import InfeasibleError, LimitError
+from .trajectory import Trajectory
+from ..errors import InputError
+
+
+class TimeScaledTrajectory(Trajectory):
+    """
+    A trajectory run ``factor`` times slower (``factor < 1``: faster).
+
+    Parameters
+    ----------
+    path : Trajectory
+        The original trajectory.
+    factor : float
+        Time stretch ``c`` (> 0): the new duration is ``c`` times the old.
+
+    """
+
+    def __init__(self, path, factor):
+        if not (math.isfinite(factor) and factor > 0.0):
+            raise InputError('factor', f'must be finite and > 0, got {factor}')
+        super().__init__(path.joint_names, path.duration * factor)
+        self._path = path
+        self._factor = float(factor)
+
+    @property
+    def path(self):
+        """Original trajectory (Trajectory)."""
+        return self._path
+
+    @property
+    def factor(self):
+        """Time stretch ``c`` (float)."""
+        return self._factor
+
+    def _evaluate(self, times):
+        c = self._factor
+        q, qd, qdd = self._path.sample(times / c)
+        return q, qd / c, qdd / (c * c)
+
+
+@dataclass(frozen=True, eq=False)
+class TimeScalingResult:
+    """
+    Outcome of torque-limited time scaling.
+
+    Attributes
+    ----------
+    trajectory : Trajectory
+        The scaled trajectory (the original one when no scaling was needed).
+    factor : float
+        Time stretch ``c`` (1: unchanged, > 1: slower).
+    ratio_before : numpy.ndarray
+        Peak ``|tau_j| / limit_j`` per joint before scaling, (n,).
+    ratio_after : numpy.ndarray
+        The same after scaling, (n,).
+    limiting_joint : str
+        Joint whose torque sets the factor.
+    limiting_time : float
+        Time of that joint's peak in the scaled trajectory [s].
+    evaluations : int
+        Calls of the effort provider.
+
+    """
+
+    trajectory: Trajectory
+    factor: float
+    ratio_before: np.ndarray
+    ratio_after: np.ndarray
+    limiting_joint: str
+    limiting_time: float
+    evaluations: int
+
+    @property
+    def peak_ratio_before(self):
+        """Largest ``|tau| / limit`` before scaling (float)."""
+        return float(np.max(self.ratio_before))
+
+    @property
+    def peak_ratio_after(self):
+        """Largest ``|tau| / limit`` after scaling (float)."""
+        return float(np.max(self.ratio_after))
+
+
+def scaling_grid(trajectory, samples=200):
+    """
+    Choose the times at which the scaling checks the torques.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        The path.
+    samples : int
+        Evenly spaced samples (the break points of piecewise polynomial
+        trajectories are added).
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted times [s].
+
+    """
+    times = np.linspace(0.0, trajectory.duration, max(2, int(samples)))
+    breaks = getattr(trajectory, 'breaks', None)
+    if breaks is not None:
+        times = np.union1d(times, breaks)
+    return times
+
+
+#: Speeds scanned for the friction peak near zero velocity [rad/s or m/s].
+PROBE_SPEEDS = np.logspace(-5.0, -1.0, 33)
+
+
+def zero_crossings(times, qd, tiny=1e-12):
+    """
+    Where each joint's velocity passes through zero or rests.
+
+    Parameters
+    ----------
+    times : numpy.ndarray
+        Sample times, (N,) [s].
+    qd : numpy.ndarray
+        Velocities, (N, n).
+    tiny : float
+        Speeds at or below this count as zero.
+
+    Returns
+    -------
+    list of tuple
+        ``(time, joint, sign)``: near ``time`` the joint moves with speeds
+        of that sign arbitrarily close to zero.
+
+    """
+    out = []
+    for j in range(qd.shape[1]):
+        v = qd[:, j]
+        nz = np.flatnonzero(np.abs(v) > tiny)
+        if nz.size == 0:
+            continue
+        if nz[0] > 0:
+            out.append((times[nz[0] - 1], j, np.sign(v[nz[0]])))
+        if nz[-1] < v.size - 1:
+            out.append((times[nz[-1] + 1], j, np.sign(v[nz[-1]])))
+        for a, b in zip(nz[:-1], nz[1:]):
+            sa, sb = np.sign(v[a]), np.sign(v[b])
+            if b > a + 1:
+                out.append((times[a + 1], j, sa))
+                out.append((times[b - 1], j, sb))
+            elif sa != sb:
+                t0 = times[a] + (times[b] - times[a]) * abs(v[a]) / (abs(v[a]) + abs(v[b]))
+                out.append((t0, j, sa))
+                out.append((t0, j, sb))
+    return out
+
+
+def friction_peak_speeds(effort_provider, q_ref):
+    """
+    Small speeds at which each joint's friction torque peaks, per direction.
+
+    Scans :data:`PROBE_SPEEDS` (all joints at once, in one provider call) at
+    the configuration ``q_ref`` and keeps, per joint and sign, the speed with
+    the largest ``|tau(q, v, 0) - tau(q, 0, 0)|``.
+
+    Parameters
+    ----------
+    effort_provider : callable
+        ``(Q, QD, QDD) -> TAU``.
+    q_ref : array_like
+        Configuration, (n,) [rad or m].
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(positive, negative)`` speeds (both > 0), (n,) each [rad/s or m/s].
+
+    """
+    q_ref = np.asarray(q_ref, dtype=float)
+    count = PROBE_SPEEDS.size
+    q = np.tile(q_ref, (2 * count + 1, 1))
+    qd = np.zeros_like(q)
+    qd[:count] = PROBE_SPEEDS[:, None]
+    qd[count:2 * count] = -PROBE_SPEEDS[:, None]
+    tau = np.asarray(effort_provider(q, qd, np.zeros_like(q)), dtype=float)
+    friction = np.abs(tau[:2 * count] - tau[2 * count])
+    return (PROBE_SPEEDS[np.argmax(friction[:count], axis=0)],
+            PROBE_SPEEDS[np.argmax(friction[count:], axis=0)])
+
+
+def _probe_rows(trajectory, times, qd, speeds):
+    """States at the zero crossings with the joint's speed set to its friction peak."""
+    found = zero_crossings(times, qd)
+    if not found:
+        return None
+    t0 = np.array([f[0] for f in found])
+    q, v, a = trajectory.sample(t0)
+    offset = np.zeros_like(q)
+    for k, (_, j, sign) in enumerate(found):
+        v[k, j] = 0.0
+        offset[k, j] = speeds[0 if sign > 0 else 1][j]
+        offset[k, j] *= 1.0 if sign > 0 else -1.0
+    return t0, q, v, a, offset
+
+
+def _factor_for(alpha, beta, bound):
+    """Smallest c with |alpha + beta / c^2| <= bound at every sample (inf if none)."""
+    with np.errstate(divide='ignore', invalid='ignore'):
+        room = np.where(beta > 0.0, (bound - alpha) / beta,
+                        np.where(beta < 0.0, (bound + alpha) / -beta, np.inf))
+    x = float(np.min(room))
+    if x <= 0.0:
+        return math.inf
+    return 1.0 / math.sqrt(x)
+
+
+def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, samples=200,
+                           margin=1e-3, allow_speedup=False, velocity=None,
+                           acceleration=None, max_iterations=8, probe_speeds=None):
+    """
+    Stretch time uniformly so that the joint torques stay within their limits.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        The path (any Trajectory).
+    effort_limits : array_like
+        Torque or force limits per joint, (n,) [N m or N] (> 0).
+    effort_provider : callable
+        ``effort_provider(Q, QD, QDD) -> TAU`` for (N, n) arrays, e.g.
+        :class:`~robodyn_ros.planning.efforts.ModelEffortProvider`.
+    samples : int
+        Samples of the check grid (break points and friction probes are
+        added).
+    margin : float
+        Share of each limit kept in reserve for the torque between samples
+        (the target is ``(1 - margin) limit``).
+    allow_speedup : bool
+        Also shorten a trajectory that is slower than it needs to be.
+    velocity, acceleration : array_like, optional
+        Joint speed and acceleration limits the scaled trajectory must also
+        respect (they bound the factor from below).
+    max_iterations : int
+        Refinement steps with the true torques.
+    probe_speeds : tuple of numpy.ndarray, optional
+        Result of :func:`friction_peak_speeds` for this provider (computed
+        when not given; pass it to save one provider call per plan).
+
+    Returns
+    -------
+    TimeScalingResult
+        The scaled trajectory, the factor and the peak torque ratios.
+
+    Raises
+    ------
+    LimitError
+        Limits at or below zero, or a static torque (gravity, holding
+        friction) above a limit somewhere on the path, which no slowing can
+        fix.
+
+    """
+    names = list(trajectory.joint_names)
+    n = len(names)
+    limit = np.broadcast_to(np.asarray(effort_limits, dtype=float), (n,)).copy()
+    for j in range(n):
+        if not limit[j] > 0.0:
+            raise LimitError(names[j], 'effort limit', limit[j], 0.0, 'must be >')
+    if not (0.0 <= margin < 1.0):
+        raise InputError('margin', f'must be in [0, 1), got {margin}')
+    times = scaling_grid(trajectory, samples)
+    q, qd, qdd = trajectory.sample(times)
+    calls = 0
+    if probe_speeds is None:
+        probe_speeds = friction_peak_speeds(effort_provider, q[0])
+        calls += 1
+    offset = np.zeros_like(q)
+    probes = _probe_rows(trajectory, times, qd, probe_speeds)
+    if probes is not None:
+        t0, pq, pv, pa, poff = probes
+        times = np.concatenate([times, t0])
+        q, qd, qdd = np.vstack([q, pq]), np.vstack([qd, pv]), np.vstack([qdd, pa])
+        offset = np.vstack([offset, poff])
+    # One provider call for the static torques and the torques as planned.
+    rows = len(times)
+    tau = np.asarray(effort_provider(np.vstack([q, q]), np.vstack([offset, qd + offset]),
+                                     np.vstack([np.zeros_like(qdd), qdd])), dtype=float)
+    calls += 1
+    tau_static, tau_one = tau[:rows], tau[rows:]
+
+    def evaluate(c):
+        return np.asarray(effort_provider(q, qd / c + offset, qdd / c ** 2), dtype=float)
+
+    ratio_before = np.max(np.abs(tau_one), axis=0) / limit
+    bound = limit * (1.0 - margin)
+    over = np.abs(tau_static) > bound
+    if np.any(over):
+        k, j = np.argwhere(over)[np.argmax((np.abs(tau_static) / bound)[over])]
+        raise LimitError(names[j], 'static torque', tau_static[k, j], bound[j],
+                         'exceeds the usable limit', 'N m or N',
+                         f'at t = {times[k]:.4g} s; gravity and friction at rest need it, '
+                         'so no time scaling can help')
+    lower = 0.0 if allow_speedup else 1.0
+    for peak_vals, bounds, power in ((qd, velocity, 1.0), (qdd, acceleration, 0.5)):
+        if bounds is not None:
+            bounds = np.broadcast_to(np.asarray(bounds, dtype=float), (n,))
+            with np.errstate(divide='ignore', invalid='ignore'):
+                need = (np.max(np.abs(peak_vals), axis=0) / bounds) ** power
+            lower = max(lower, float(np.nanmax(np.where(np.isfinite(bounds), need, 0.0))))
+    factor = max(lower, _factor_for(tau_static, tau_one - tau_static, bound))
+    if factor == 1.0 and not allow_speedup:
+        return _result(trajectory, 1.0, tau_one, limit, ratio_before, times, names, calls)
+    points = [(1.0, tau_one)]
+    best = None
+    for _ in range(max(1, int(max_iterations))):
+        if not math.isfinite(factor) or factor > 1e6:
+            raise InfeasibleError('no finite time scaling keeps the torques within the limits')
+        tau = evaluate(factor)
+        calls += 1
+        worst = float(np.max(np.abs(tau) / limit))
+        if worst <= 1.0:
+            if worst >= 1.0 - 3.0 * margin or factor <= lower * (1.0 + 1e-12):
+                best = (factor, tau)
+                break
+            if best is None or factor < best[0]:
+                best = (factor, tau)
+        points.append((factor, tau))
+        (c_a, t_a), (c_b, t_b) = points[-2], points[-1]
+        new = math.nan
+        if abs(c_a - c_b) > 1e-12 * c_b:
+            # Refit tau = alpha + beta / c^2 per sample through the last two factors.
+            beta = (t_a - t_b) / (1.0 / c_a ** 2 - 1.0 / c_b ** 2)
+            alpha = t_b - beta / c_b ** 2
+            new = _factor_for(alpha, beta, bound)
+        if not math.isfinite(new) or abs(new - factor) <= 1e-12 * factor:
+            new = factor * (1.0 + max(margin, 1e-3)) if worst > 1.0 else \
+                factor * (1.0 - max(margin, 1e-3))
+        factor = max(lower, new)
+    if best is None:
+        # Fall back: grow the factor until the true torques fit.
+        for _ in range(200):
+            factor *= 1.05
+            tau = evaluate(factor)
+            calls += 1
+            if np.max(np.abs(tau) / limit) <= 1.0:
+                best = (factor, tau)
+                break
+        else:
+            raise InfeasibleError('no time scaling found that keeps the torques within the '
+                                  'limits')
+    factor, tau = best
+    traj = trajectory if factor == 1.0 else TimeScaledTrajectory(trajectory, factor)
+    return _result(traj, factor, tau, limit, ratio_before, times * factor, names, calls)
+
+
+def _result(traj, factor, tau, limit, ratio_before, times, names, calls):
+    ratio = np.abs(tau) / limit
+    k, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    return TimeScalingResult(traj, float(factor), ratio_before, ratio.max(axis=0), names[j],
+                             float(times[k]), calls)
