@@ -69,7 +69,7 @@ class CartesianLineTrajectory(SampledTrajectory):
 
     @property
     def frame(self):
-        """Name the moving frame (str)."""
+        """Name the moving frame, a str."""
         return self._line['frame']
 
     @property

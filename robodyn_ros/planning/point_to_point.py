@@ -56,7 +56,7 @@ class PointToPointTrajectory(PiecewisePolynomialTrajectory):
 
     @property
     def kind(self):
-        """Name the profile kind (str)."""
+        """Name the profile kind, a str."""
         return self._sync.profile.kind
 
     @property
