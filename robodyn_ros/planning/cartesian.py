@@ -22,10 +22,12 @@ angle ``alpha`` of ``(R^i)^T R^f`` (eqs. 8.48-8.51); both follow one time law
 ``(k_v1, k_a1)`` and rotational limits ``(k_v2, k_a2)`` (eqs. 8.53, 8.54).
 
 The joint motion comes from the inverse kinematics at every grid time
-(warm-started from the previous sample), the joint velocities from
-``qd = J^+ V`` and the accelerations from ``qdd = J^+ (A - Jd qd)``; between
-grid points the trajectory interpolates with quintic Hermite pieces, so the
-frame stays on the line to well below a micrometre. The line is refused
+(warm-started from the previous sample; the law's break points are grid
+times too), the joint velocities from ``qd = J^+ V`` and the accelerations
+from ``qdd = J^+ (A - Jd qd)`` (one-sided at the breaks of a C1 law);
+between grid points the trajectory is the quintic Hermite piece through
+both end states, so the frame stays on the line to well below a
+micrometre. The line is refused
 near a singular configuration; if the joints would exceed their velocity or
 acceleration limits, time is stretched uniformly (the path is unchanged).
 """
@@ -38,7 +40,8 @@ from .errors import LimitError, SingularityError
 from .ik import axis_angle, check_pose, pose_and_jacobian, solve_ik
 from .limits import joint_vector, PlanningLimits
 from .profiles import synchronise
-from .trajectory import SampledTrajectory
+from .polynomials import hermite_quintic
+from .trajectory import PiecewisePolynomialTrajectory
 from ..errors import InputError
 from ..model.transforms import axis_angle_matrix
 
@@ -46,7 +49,7 @@ from ..model.transforms import axis_angle_matrix
 SINGULAR_THRESHOLD = 1e-3
 
 
-class CartesianLineTrajectory(SampledTrajectory):
+class CartesianLineTrajectory(PiecewisePolynomialTrajectory):
     """
     Joint trajectory that moves a frame on a straight line.
 
@@ -54,8 +57,13 @@ class CartesianLineTrajectory(SampledTrajectory):
     ----------
     joint_names : sequence of str
         Joint names (all joints of the model, in model order).
-    times, q, qd, qdd : numpy.ndarray
-        Grid samples.
+    times : numpy.ndarray
+        Grid times, (K,) [s].
+    q, qd : numpy.ndarray
+        Positions and velocities at the grid times, (K, n).
+    qdd_right, qdd_left : numpy.ndarray
+        Accelerations at the grid times, from the right and from the left
+        (they differ at the breaks of a C1 law), (K, n).
     line : dict
         Line data: ``frame``, ``start_pose``, ``goal_pose``, ``axis`` (in
         the start frame), ``angle``, ``distance``, ``synchronisation``,
@@ -63,9 +71,12 @@ class CartesianLineTrajectory(SampledTrajectory):
 
     """
 
-    def __init__(self, joint_names, times, q, qd, qdd, line):
-        super().__init__(joint_names, times, q, qd, qdd)
+    def __init__(self, joint_names, times, q, qd, qdd_right, qdd_left, line):
+        coeffs = hermite_quintic(q[:-1], qd[:-1], qdd_right[:-1], q[1:], qd[1:], qdd_left[1:],
+                                 np.diff(times)[:, None])
+        super().__init__(joint_names, times, coeffs)
         self._line = dict(line)
+        self._end = q[-1].copy()
 
     @property
     def frame(self):
@@ -111,6 +122,11 @@ class CartesianLineTrajectory(SampledTrajectory):
     def min_singular_value(self):
         """Smallest singular value of the task Jacobian along the line (float)."""
         return self._line['min_singular_value']
+
+    def _evaluate(self, times):
+        q, qd, qdd = super()._evaluate(times)
+        q[times >= self.duration] = self._end
+        return q, qd, qdd
 
     def pose(self, t):
         """
@@ -230,8 +246,12 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
              lower=limits.lower, upper=limits.upper)
     tf = sync.duration
     count = max(1, int(math.ceil(tf / dt - 1e-9)))
-    times = np.linspace(0.0, tf, count + 1)
-    r, rd, rdd = sync.profile.evaluate(times)
+    times = np.union1d(np.linspace(0.0, tf, count + 1), sync.profile.breaks)
+    times = times[np.concatenate([[True], np.diff(times) > 1e-9 * max(tf, 1.0)])]
+    if times.size == 1:
+        times = np.array([0.0, 0.0])
+    r, rd, rdd_right = sync.profile.evaluate(times)
+    rdd_left = sync.profile.evaluate(times, side='left')[2]
     rows = 6 if orientation else 3
     idx = (np.arange(model.n) if active is None
            else np.array([model.joint_index(j) for j in active], dtype=int))
@@ -239,7 +259,8 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
     w_dir = rot0 @ axis * angle
     q = np.empty((times.size, model.n))
     qd = np.zeros_like(q)
-    qdd = np.zeros_like(q)
+    qdd_r = np.zeros_like(q)
+    qdd_l = np.zeros_like(q)
     guess = q0.copy()
     sigma_min = math.inf
     for k, t in enumerate(times):
@@ -258,23 +279,19 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
                 f't = {t:.4g} s of {tf:.4g} s (smallest singular value of the Jacobian '
                 f'{sigma:.3g} < {singular_threshold:g}; q = {np.round(sol.q, 4).tolist()})')
         pinv = np.linalg.pinv(task)
-        vel = np.concatenate([rd[k] * dpos, rd[k] * w_dir])[:rows]
-        acc = np.concatenate([rdd[k] * dpos, rdd[k] * w_dir])[:rows]
-        qd[k, idx] = pinv @ vel
+        qd[k, idx] = pinv @ np.concatenate([rd[k] * dpos, rd[k] * w_dir])[:rows]
         drift = _jacobian_drift(model, sol.q, qd[k], f)[:rows]
-        qdd[k, idx] = pinv @ (acc - drift)
+        for out, rdd in ((qdd_r, rdd_right), (qdd_l, rdd_left)):
+            out[k, idx] = pinv @ (np.concatenate([rdd[k] * dpos, rdd[k] * w_dir])[:rows] - drift)
         step = times[min(k + 1, times.size - 1)] - t
-        guess = sol.q + qd[k] * step + 0.5 * qdd[k] * step * step
-    stretch = 1.0
+        guess = sol.q + qd[k] * step + 0.5 * qdd_r[k] * step * step
     with np.errstate(divide='ignore', invalid='ignore'):
         pv = np.max(np.abs(qd), axis=0) / limits.velocity
-        pa = np.max(np.abs(qdd), axis=0) / limits.acceleration
-    need = max(1.0, float(np.nanmax(pv)), math.sqrt(float(np.nanmax(pa))))
-    if need > 1.0:
-        stretch = need
+        pa = np.max(np.maximum(np.abs(qdd_r), np.abs(qdd_l)), axis=0) / limits.acceleration
+    stretch = max(1.0, float(np.nanmax(pv)), math.sqrt(float(np.nanmax(pa))))
     line.update(stretch=stretch, min_singular_value=sigma_min)
     return CartesianLineTrajectory(names, times * stretch, q, qd / stretch,
-                                   qdd / stretch ** 2, line)
+                                   qdd_r / stretch ** 2, qdd_l / stretch ** 2, line)
 
 
 def _jacobian_drift(model, q, qd, frame):

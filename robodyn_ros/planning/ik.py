@@ -81,7 +81,7 @@ def axis_angle(rot):
     ``C = (trace R - 1) / 2``, ``S = |w| / 2`` with ``w`` the skew part
     ``(r32 - r23, r13 - r31, r21 - r12)``, ``alpha = atan2(S, C)``,
     ``u = w / (2 S)``; accurate for small angles too. Near ``pi`` the axis
-    comes from the symmetric part ``(R + I) / 2 = u u^T``.
+    comes from the symmetric part ``(R + R^T) / 4 + I / 2 ~ u u^T``.
 
     Parameters
     ----------
@@ -104,7 +104,7 @@ def axis_angle(rot):
         return w / (2.0 * s), angle
     if c > 0.0:
         return np.array([0.0, 0.0, 1.0]), 0.0
-    m = 0.5 * (r + np.eye(3))
+    m = 0.25 * (r + r.T) + 0.5 * np.eye(3)
     i = int(np.argmax(np.diag(m)))
     u = m[:, i] / np.sqrt(max(m[i, i], 1e-300))
     u /= np.linalg.norm(u)

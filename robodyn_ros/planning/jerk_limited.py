@@ -117,7 +117,7 @@ def _calculate(inp, n):
     traj = ruckig.Trajectory(n)
     try:
         result = otg.calculate(inp, traj)
-    except RuntimeError as exc:
+    except (ruckig.RuckigError, RuntimeError) as exc:
         raise RuckigError(f'ruckig refused the input: {str(exc).strip()}') from None
     if result not in (ruckig.Result.Working, ruckig.Result.Finished):
         raise RuckigError(f'ruckig failed: {result}')

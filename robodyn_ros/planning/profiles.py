@@ -152,7 +152,7 @@ class NormalizedProfile:
     breaks: np.ndarray
     coefficients: np.ndarray
 
-    def evaluate(self, t):
+    def evaluate(self, t, side='right'):
         """
         Law, rate and second derivative at given times.
 
@@ -160,6 +160,10 @@ class NormalizedProfile:
         ----------
         t : array_like
             Times in ``[0, duration]`` [s] (clipped).
+        side : {'right', 'left'}
+            At a break, take the piece that starts there (``'right'``) or the
+            one that ends there (``'left'``); matters for the acceleration
+            of laws that are only C1.
 
         Returns
         -------
@@ -168,7 +172,7 @@ class NormalizedProfile:
 
         """
         t = np.clip(np.asarray(t, dtype=float), 0.0, self.duration)
-        seg = np.clip(np.searchsorted(self.breaks, t, side='right') - 1, 0,
+        seg = np.clip(np.searchsorted(self.breaks, t, side=side) - 1, 0,
                       len(self.breaks) - 2)
         local = t - self.breaks[seg]
         c = self.coefficients[seg]
