@@ -4,11 +4,11 @@ import importlib
 
 import numpy as np
 import pytest
-import ruckig
 from robodyn_ros.errors import InputError
 from robodyn_ros.planning.errors import LimitError, RuckigError
 from robodyn_ros.planning.jerk_limited import jerk_limited, ruckig_trajectory, smooth_stop
 from robodyn_ros.planning.limits import PlanningLimits
+import ruckig
 
 LIM = PlanningLimits(['a', 'b', 'c'], lower=-5.0, upper=5.0, velocity=[1.0, 1.5, 0.8],
                      acceleration=[2.0, 3.0, 1.0], jerk=[10.0, 20.0, 5.0])

@@ -83,8 +83,9 @@ def test_acceleration_estimate_matches_pinocchio_inertia():
     rng = np.random.default_rng(4)
     bridge = PinocchioBridge(model)
     qs = [model.random_configuration(rng) for _ in range(16)]
-    diag = np.max([np.diag(bridge.from_matrix(pin.crba(bridge.pin_model, bridge.pin_data,
-                                                          bridge.q(q)))) for q in qs], axis=0)
+    mats = [bridge.from_matrix(pin.crba(bridge.pin_model, bridge.pin_data, bridge.q(q)))
+            for q in qs]
+    diag = np.max([np.diag(m) for m in mats], axis=0)
     assert np.allclose(est, model.effort_limits / diag, rtol=1e-9)
     sub = estimate_acceleration_limits(model, ['joint2'], samples=16, seed=4)
     assert np.allclose(sub, est[1])

@@ -42,12 +42,13 @@ def _jumps(traj, order):
 
 
 def test_three_five_three_seed_numbers():
-    """p = 0/5/25/30 deg, segments 2/5/2 s: the digest's knot states, peaks and grid."""
+    """Points 0/5/25/30 deg, segments 2/5/2 s: the digest's knot states, peaks and grid."""
     traj = three_five_three([0.0, 5.0, 25.0, 30.0], [2.0, 5.0, 2.0])
     assert traj.breaks.tolist() == [0.0, 2.0, 7.0, 9.0]
     q, qd, qdd = traj.sample(np.array([0.0, 2.0, 7.0, 9.0]))
     assert np.allclose(q[:, 0], [0, 5, 25, 30])
-    assert np.allclose(qd[:, 0], [0.0, 7.5, 7.5, 0.0]) and np.allclose(qdd[:, 0], [0, 7.5, -7.5, 0])
+    assert np.allclose(qd[:, 0], [0.0, 7.5, 7.5, 0.0])
+    assert np.allclose(qdd[:, 0], [0.0, 7.5, -7.5, 0.0])
     quintic = traj.coefficients[1, 0] * 5.0 ** np.arange(6)
     assert np.allclose(quintic[1:], [37.5, 93.75, -550.0, 731.25, -292.5])
     times, q, qd, qdd = traj.dense(0.01)

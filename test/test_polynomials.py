@@ -22,7 +22,7 @@ def test_compose_affine_and_derivative_match_numpy():
 
 
 def test_exact_extrema_bound_a_fine_grid():
-    """max |p| and min/max of p are never below a fine grid and only above by the grid gap."""
+    """Exact max |p| and min/max of p never fall below a fine grid, and match it closely."""
     rng = np.random.default_rng(1)
     coeffs = rng.normal(size=(300, 6))
     coeffs[:20, -1] = 0.0          # degenerate leading terms

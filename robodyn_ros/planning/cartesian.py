@@ -39,8 +39,8 @@ import numpy as np
 from .errors import LimitError, SingularityError
 from .ik import axis_angle, check_pose, pose_and_jacobian, solve_ik
 from .limits import joint_vector, PlanningLimits
-from .profiles import synchronise
 from .polynomials import hermite_quintic
+from .profiles import synchronise
 from .trajectory import PiecewisePolynomialTrajectory
 from ..errors import InputError
 from ..model.transforms import axis_angle_matrix
