@@ -101,13 +101,16 @@ def ruckig_trajectory(result, joint_names):
     breaks.append(duration)
     if duration == 0.0:
         breaks = [0.0, 0.0]
-    coeffs = np.zeros((len(breaks) - 1, n, 4))
+    starts_at = np.asarray(breaks[:-1])
+    base = np.zeros((len(starts_at), n, 4))
+    offset = np.zeros((len(starts_at), n))
     for j in range(n):
         starts = np.array([t for t, _ in pieces[j]])
-        for s, t in enumerate(breaks[:-1]):
-            k = max(0, int(np.searchsorted(starts, t + 1e-12, side='right')) - 1)
-            start, c = pieces[j][k]
-            coeffs[s, j] = compose_affine(np.array(c, dtype=float), t - start)
+        table = np.array([c for _, c in pieces[j]], dtype=float)
+        k = np.maximum(np.searchsorted(starts, starts_at + 1e-12, side='right') - 1, 0)
+        base[:, j] = table[k]
+        offset[:, j] = starts_at - starts[k]
+    coeffs = compose_affine(base, offset)
     return PiecewisePolynomialTrajectory(joint_names, breaks, coeffs)
 
 

@@ -32,8 +32,9 @@ def compose_affine(coeffs, offset, scale=1.0):
     ----------
     coeffs : array_like
         Ascending coefficients, (..., d + 1).
-    offset, scale : float
-        The affine map of the argument.
+    offset, scale : float or array_like
+        The affine map of the argument (arrays broadcast against
+        ``coeffs[..., 0]``).
 
     Returns
     -------
@@ -127,25 +128,24 @@ def _candidates(coeffs, lengths):
     dn = derivative(cn)
     m = dn.shape[1] - 1
     if m >= 1:
-        scale = np.max(np.abs(dn), axis=1)
-        lead = dn[:, -1]
-        good = np.abs(lead) > 1e-9 * np.maximum(scale, 1e-300)
+        # Effective degree of each derivative (trailing coefficients negligible against
+        # the largest one), then one batched companion eigenproblem per degree.
+        scale = np.maximum(np.max(np.abs(dn), axis=1), 1e-300)
+        big = np.abs(dn) > 1e-9 * scale[:, None]
+        degree = np.where(big.any(axis=1), dn.shape[1] - 1 - np.argmax(big[:, ::-1], axis=1), 0)
         roots = np.full((k_count, m), np.nan)
-        if np.any(good):
-            g = dn[good]
-            comp = np.zeros((g.shape[0], m, m))
-            if m > 1:
-                comp[:, 1:, :-1] = np.eye(m - 1)
+        for e in np.unique(degree):
+            if e < 1:
+                continue
+            rows = np.flatnonzero(degree == e)
+            g = dn[rows, :e + 1]
+            comp = np.zeros((rows.size, e, e))
+            if e > 1:
+                comp[:, 1:, :-1] = np.eye(e - 1)
             comp[:, :, -1] = -g[:, :-1] / g[:, -1:]
             eig = np.linalg.eigvals(comp)
             real = np.abs(eig.imag) <= 1e-9 * np.maximum(1.0, np.abs(eig.real))
-            roots[good] = np.where(real, eig.real, np.nan)
-        for k in np.flatnonzero(~good):
-            trimmed = np.trim_zeros(dn[k], 'b')
-            if trimmed.size >= 2:
-                r = np.polynomial.polynomial.polyroots(trimmed)
-                r = r[np.abs(r.imag) <= 1e-9].real[:m]
-                roots[k, :r.size] = r
+            roots[rows, :e] = np.where(real, eig.real, np.nan)
         inside = (roots > 0.0) & (roots < 1.0)
         cand.extend(np.where(inside[:, i], roots[:, i], 0.0) for i in range(m))
     return cn, np.stack(cand, axis=1), lengths
@@ -156,8 +156,8 @@ def max_abs(coeffs, lengths):
     Exact maximum of ``|p(x)|`` over ``0 <= x <= length`` for many polynomials.
 
     The candidates are both ends and the real roots of ``p'`` inside the
-    interval (eigenvalues of the companion matrices, batched; degenerate
-    leading coefficients fall back to ``numpy.polynomial``).
+    interval (eigenvalues of the companion matrices, batched by the
+    effective degree of ``p'``).
 
     Parameters
     ----------

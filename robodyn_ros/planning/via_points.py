@@ -36,7 +36,7 @@ import numpy as np
 from .errors import InfeasibleError, LimitError
 from .limits import joint_vector
 from .point_to_point import resolve_names
-from .polynomials import derivative, extrema, hermite_quintic, max_abs
+from .polynomials import derivative, extrema, hermite_quintic, max_abs, pad
 from .trajectory import PiecewisePolynomialTrajectory
 from ..errors import InputError
 
@@ -48,13 +48,16 @@ MIN_SEGMENT_TIME = 1e-3
 
 
 def _jerk_snap(h):
-    """Rows of J0, J1, S0, S1 over (delta, v0, a0, v1, a1) for segment length h."""
-    return np.array([
-        [60.0 / h ** 3, -36.0 / h ** 2, -9.0 / h, -24.0 / h ** 2, 3.0 / h],
-        [60.0 / h ** 3, -24.0 / h ** 2, -3.0 / h, -36.0 / h ** 2, 9.0 / h],
-        [-360.0 / h ** 4, 192.0 / h ** 3, 36.0 / h ** 2, 168.0 / h ** 3, -24.0 / h ** 2],
-        [360.0 / h ** 4, -168.0 / h ** 3, -24.0 / h ** 2, -192.0 / h ** 3, 36.0 / h ** 2],
-    ])
+    """Rows of J0, J1, S0, S1 over (delta, v0, a0, v1, a1) for segment lengths h, (M, 4, 5)."""
+    h = np.asarray(h, dtype=float)[:, None]
+    return np.stack([
+        np.hstack([60.0 / h ** 3, -36.0 / h ** 2, -9.0 / h, -24.0 / h ** 2, 3.0 / h]),
+        np.hstack([60.0 / h ** 3, -24.0 / h ** 2, -3.0 / h, -36.0 / h ** 2, 9.0 / h]),
+        np.hstack([-360.0 / h ** 4, 192.0 / h ** 3, 36.0 / h ** 2, 168.0 / h ** 3,
+                   -24.0 / h ** 2]),
+        np.hstack([360.0 / h ** 4, -168.0 / h ** 3, -24.0 / h ** 2, -192.0 / h ** 3,
+                   36.0 / h ** 2]),
+    ], axis=1)
 
 
 def solve_knot_states(points, durations, start_velocity, start_acceleration):
@@ -89,8 +92,9 @@ def solve_knot_states(points, durations, start_velocity, start_acceleration):
         # Columns: (v_k, a_k) of every knot; rows: jerk and snap continuity.
         g = np.zeros((count, 2 * (m_seg + 1)))
         rhs = np.zeros((count, n))
+        js = _jerk_snap(h)
         for k in range(1, m_seg):
-            left, right = _jerk_snap(h[k - 1]), _jerk_snap(h[k])
+            left, right = js[k - 1], js[k]
             for row, (lr, rr) in enumerate(((1, 0), (3, 2))):
                 r = 2 * (k - 1) + row
                 # left segment k-1: (delta_{k-1}, v_{k-1}, a_{k-1}, v_k, a_k)
@@ -180,9 +184,10 @@ def segment_peaks(trajectory):
     seg, n, terms = c.shape
     lengths = np.repeat(np.diff(trajectory.breaks), n)
     d1 = derivative(c.reshape(-1, terms))
-    vel, _ = max_abs(d1, lengths)
-    acc, _ = max_abs(derivative(d1), lengths)
-    return vel.reshape(seg, n), acc.reshape(seg, n)
+    d2 = pad(derivative(d1), d1.shape[1])
+    peaks, _ = max_abs(np.vstack([d1, d2]), np.concatenate([lengths, lengths]))
+    half = seg * n
+    return peaks[:half].reshape(seg, n), peaks[half:].reshape(seg, n)
 
 
 def _ratios(traj, velocity, acceleration):
@@ -194,7 +199,7 @@ def _ratios(traj, velocity, acceleration):
 
 
 def via_points(waypoints, durations=None, limits=None, start_velocity=None,
-               start_acceleration=None, joint_names=None, iterations=6):
+               start_acceleration=None, joint_names=None, iterations=4):
     """
     Plan the minimum-jerk spline through waypoints.
 
@@ -268,20 +273,26 @@ def via_points(waypoints, durations=None, limits=None, start_velocity=None,
         need_v = np.where(np.isfinite(kv), 15.0 / 8.0 * delta / kv, 0.0)
         need_a = np.where(np.isfinite(ka), np.sqrt(10.0 / math.sqrt(3.0) * delta / ka), 0.0)
     h = np.maximum(np.maximum(need_v, need_a).max(axis=1), MIN_SEGMENT_TIME)
-    traj = None
+    at_rest = not (np.any(v0) or np.any(a0))
+    # Balance the segments: stretch or shrink each towards its own limit.
     for _ in range(max(0, int(iterations))):
         vel, acc = solve_knot_states(pts, h, v0, a0)
-        traj = ViaPointTrajectory(names, pts, h, vel, acc)
-        ratio = _ratios(traj, kv, ka)
-        if np.all(np.abs(ratio - 1.0) < 1e-3):
+        ratio = _ratios(ViaPointTrajectory(names, pts, h, vel, acc), kv, ka)
+        if np.all(np.abs(ratio - 1.0) < 0.02):
             break
         h = np.maximum(h * np.where(ratio > 0.0, ratio, 1.0), MIN_SEGMENT_TIME)
-    # Uniform scaling: exact for a start at rest, repeated for a moving start.
+    # Uniform scaling to the tightest limit: exact from rest (velocities scale with
+    # 1 / c, accelerations with 1 / c^2), repeated for a moving start.
     best = None
     for _ in range(30):
         vel, acc = solve_knot_states(pts, h, v0, a0)
         traj = ViaPointTrajectory(names, pts, h, vel, acc)
         worst = float(_ratios(traj, kv, ka).max())
+        if at_rest and worst > 0.0 and abs(worst - 1.0) > 1e-9:
+            h = h * worst
+            vel, acc = solve_knot_states(pts, h, v0, a0)
+            best = ViaPointTrajectory(names, pts, h, vel, acc)
+            break
         if worst <= 1.0 + 1e-9:
             best = traj
             if worst >= 1.0 - 1e-6 or worst <= 0.0:
