@@ -31,7 +31,8 @@ Stribeck terms switch within a tiny speed band that an even time grid
 misses, at the start and end of a move as well). The check grid therefore
 gets probe states at every zero crossing and rest phase of every joint,
 with that joint's velocity set to the small speed at which the provider's
-friction peaks (found once by scanning speeds from 1e-5 to 0.1).
+friction peaks (found once by scanning speeds from 1e-5 to 0.1), capped at
+the joint's peak speed in the scaled motion.
 """
 
 from dataclasses import dataclass
@@ -312,6 +313,8 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
     if probe_speeds is None:
         probe_speeds = friction_peak_speeds(effort_provider, q[0])
         calls += 1
+    # A probe's speed never exceeds the joint's peak speed at the factor tried.
+    peak_speed = np.max(np.abs(qd), axis=0)
     offset = np.zeros_like(q)
     probes = _probe_rows(trajectory, times, qd, probe_speeds)
     if probes is not None:
@@ -319,15 +322,21 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
         times = np.concatenate([times, t0])
         q, qd, qdd = np.vstack([q, pq]), np.vstack([qd, pv]), np.vstack([qdd, pa])
         offset = np.vstack([offset, poff])
+
+    def probe_offset(c):
+        return np.sign(offset) * np.minimum(np.abs(offset), peak_speed / c)
+
     # One provider call for the static torques and the torques as planned.
     rows = len(times)
-    tau = np.asarray(effort_provider(np.vstack([q, q]), np.vstack([offset, qd + offset]),
+    off1 = probe_offset(1.0)
+    tau = np.asarray(effort_provider(np.vstack([q, q]), np.vstack([off1, qd + off1]),
                                      np.vstack([np.zeros_like(qdd), qdd])), dtype=float)
     calls += 1
     tau_static, tau_one = tau[:rows], tau[rows:]
 
     def evaluate(c):
-        return np.asarray(effort_provider(q, qd / c + offset, qdd / c ** 2), dtype=float)
+        return np.asarray(effort_provider(q, qd / c + probe_offset(c), qdd / c ** 2),
+                          dtype=float)
 
     ratio_before = np.max(np.abs(tau_one), axis=0) / limit
     bound = limit * (1.0 - margin)
