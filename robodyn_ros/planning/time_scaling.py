@@ -21,10 +21,15 @@ split into the static part ``tau_s(q) = RNE(q, 0, 0)`` (gravity) and the
 rest ``tau_d = RNE(q, qd, qdd) - tau_s`` (inertia and velocity terms), the
 torque of the scaled motion is ``tau_s + tau_d / c^2``, so the smallest
 ``c`` that keeps ``|tau_j| <= limit_j`` at every sample follows in closed
-form. Friction (and anything else the effort provider adds) does not scale
-exactly so: the factor is then refined with the provider's true torques
-(each step refits ``tau = alpha + beta / c^2`` per sample from the last two
-evaluations) until the worst sample is within the limits.
+form. Friction does not scale so (Coulomb stays, viscous friction goes with
+``1 / c``): the first guess fits ``tau = a + b / c + e / c^2`` per sample
+through the torques at ``c = 1, 2, 4`` (one provider call; ``a`` is the
+torque of an infinitely slow motion, gravity plus Coulomb friction, and a
+path where it exceeds a limit is refused), and the factor is then checked,
+and if needed refined, with
+the provider's true torques (each step refits ``tau = alpha + beta / c^2``
+per sample from the last two evaluations) until the worst sample is within
+the limits.
 
 Friction peaks where a joint's velocity passes through zero (Coulomb and
 Stribeck terms switch within a tiny speed band that an even time grid
@@ -254,6 +259,25 @@ def _factor_for(alpha, beta, bound):
     return 1.0 / math.sqrt(x)
 
 
+def _factor_for_quadratic(a, b, e, bound):
+    """Smallest c with |a + b / c + e / c^2| <= bound for all 1 / c below the first crossing."""
+    first = np.full(a.shape, np.inf)
+    for sign in (1.0, -1.0):
+        c0 = a - sign * bound
+        with np.errstate(divide='ignore', invalid='ignore'):
+            disc = b * b - 4.0 * e * c0
+            root = np.sqrt(np.maximum(disc, 0.0))
+            quad = np.abs(e) > 1e-12 * (np.abs(b) + np.abs(c0) + 1e-300)
+            r1 = np.where(quad, (-b - root) / (2.0 * e), -c0 / b)
+            r2 = np.where(quad, (-b + root) / (2.0 * e), np.inf)
+            ok = ~quad | (disc >= 0.0)
+        for r in (r1, r2):
+            r = np.where(ok & np.isfinite(r) & (r > 0.0), r, np.inf)
+            first = np.minimum(first, r)
+    x = float(np.min(first))
+    return 1.0 / x if x > 0.0 else math.inf
+
+
 def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, samples=200,
                            margin=1e-3, allow_speedup=False, velocity=None,
                            acceleration=None, max_iterations=8, probe_speeds=None):
@@ -326,13 +350,21 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
     def probe_offset(c):
         return np.sign(offset) * np.minimum(np.abs(offset), peak_speed / c)
 
-    # One provider call for the static torques and the torques as planned.
+    # One provider call: the torques as planned, at half and at quarter speed; they fit
+    # tau = a + b / c + e / c^2 per sample (a: gravity and Coulomb friction, the torque
+    # of an infinitely slow motion; b: viscous-like; e: inertia and velocity products).
     rows = len(times)
-    off1 = probe_offset(1.0)
-    tau = np.asarray(effort_provider(np.vstack([q, q]), np.vstack([off1, qd + off1]),
-                                     np.vstack([np.zeros_like(qdd), qdd])), dtype=float)
+    tau = np.asarray(effort_provider(
+        np.vstack([q, q, q]),
+        np.vstack([qd + probe_offset(1.0), qd / 2.0 + probe_offset(2.0),
+                   qd / 4.0 + probe_offset(4.0)]),
+        np.vstack([qdd, qdd / 4.0, qdd / 16.0])), dtype=float)
     calls += 1
-    tau_static, tau_one = tau[:rows], tau[rows:]
+    tau_one, tau_2, tau_4 = tau[:rows], tau[rows:2 * rows], tau[2 * rows:]
+    # Solve a + b x + e x^2 through x = 1, 1/2, 1/4.
+    e_coef = 8.0 / 3.0 * (tau_one - 3.0 * tau_2 + 2.0 * tau_4)
+    b_coef = 2.0 * (tau_one - tau_2) - 1.5 * e_coef
+    tau_static = tau_one - b_coef - e_coef
 
     def evaluate(c):
         return np.asarray(effort_provider(q, qd / c + probe_offset(c), qdd / c ** 2),
@@ -345,8 +377,8 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
         k, j = np.argwhere(over)[np.argmax((np.abs(tau_static) / bound)[over])]
         raise LimitError(names[j], 'static torque', tau_static[k, j], bound[j],
                          'exceeds the usable limit', 'N m or N',
-                         f'at t = {times[k]:.4g} s; gravity and friction at rest need it, '
-                         'so no time scaling can help')
+                         f'at t = {times[k]:.4g} s; gravity and friction need it even for '
+                         'an infinitely slow motion, so no time scaling can help')
     lower = 0.0 if allow_speedup else 1.0
     for peak_vals, bounds, power in ((qd, velocity, 1.0), (qdd, acceleration, 0.5)):
         if bounds is not None:
@@ -354,7 +386,7 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
             with np.errstate(divide='ignore', invalid='ignore'):
                 need = (np.max(np.abs(peak_vals), axis=0) / bounds) ** power
             lower = max(lower, float(np.nanmax(np.where(np.isfinite(bounds), need, 0.0))))
-    factor = max(lower, _factor_for(tau_static, tau_one - tau_static, bound))
+    factor = max(lower, _factor_for_quadratic(tau_static, b_coef, e_coef, bound))
     if factor == 1.0 and not allow_speedup:
         return _result(trajectory, 1.0, tau_one, limit, ratio_before, times, names, calls)
     points = [(1.0, tau_one)]
