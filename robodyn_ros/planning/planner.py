@@ -76,7 +76,7 @@ class PlannerConfig:
     effort_reserve: float = 0.0
     sample_period: float = 0.01
     compute_efforts: bool = True
-    scaling_samples: int = 200
+    scaling_samples: int = 120
 
     def __post_init__(self):
         if self.profile not in PROFILES:

@@ -37,7 +37,8 @@ misses, at the start and end of a move as well). The check grid therefore
 gets probe states at every zero crossing and rest phase of every joint,
 with that joint's velocity set to the small speed at which the provider's
 friction peaks (found once by scanning speeds from 1e-5 to 0.1), capped at
-the joint's peak speed in the scaled motion.
+the joint's peak speed in the scaled motion. Finally the torques between the
+grid samples next to each joint's largest ratios are checked too.
 """
 
 from dataclasses import dataclass
@@ -129,7 +130,7 @@ class TimeScalingResult:
         return float(np.max(self.ratio_after))
 
 
-def scaling_grid(trajectory, samples=200):
+def scaling_grid(trajectory, samples=120):
     """
     Choose the times at which the scaling checks the torques.
 
@@ -150,8 +151,22 @@ def scaling_grid(trajectory, samples=200):
     times = np.linspace(0.0, trajectory.duration, max(2, int(samples)))
     breaks = getattr(trajectory, 'breaks', None)
     if breaks is not None:
-        times = np.union1d(times, breaks)
+        # Both sides of every break (accelerations may jump there).
+        left = breaks[1:-1] - 1e-9 * max(1.0, trajectory.duration)
+        times = np.union1d(times, np.concatenate([breaks, left[left > 0.0]]))
     return times
+
+
+def _around_peaks(times, ratio, count=3):
+    """Path times between grid samples next to the largest torque ratios of each joint."""
+    out = []
+    for j in range(ratio.shape[1]):
+        for k in np.argsort(ratio[:, j])[-count:]:
+            lo = times[max(k - 1, 0)]
+            hi = times[min(k + 1, times.size - 1)]
+            out.extend([times[k] + f * (hi - times[k]) for f in (0.25, 0.5, 0.75)])
+            out.extend([times[k] - f * (times[k] - lo) for f in (0.25, 0.5, 0.75)])
+    return np.unique(np.clip(out, times[0], times[-1]))
 
 
 #: Speeds scanned for the friction peak near zero velocity [rad/s or m/s].
@@ -278,7 +293,7 @@ def _factor_for_quadratic(a, b, e, bound):
     return 1.0 / x if x > 0.0 else math.inf
 
 
-def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, samples=200,
+def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, samples=120,
                            margin=1e-3, allow_speedup=False, velocity=None,
                            acceleration=None, max_iterations=8, probe_speeds=None):
     """
@@ -294,8 +309,8 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
         ``effort_provider(Q, QD, QDD) -> TAU`` for (N, n) arrays, e.g.
         :class:`~robodyn_ros.planning.efforts.ModelEffortProvider`.
     samples : int
-        Samples of the check grid (break points and friction probes are
-        added).
+        Samples of the check grid (break points, friction probes and, around
+        the largest ratios of each joint, points between samples are added).
     margin : float
         Share of each limit kept in reserve for the torque between samples
         (the target is ``(1 - margin) limit``).
@@ -331,7 +346,7 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
             raise LimitError(names[j], 'effort limit', limit[j], 0.0, 'must be >')
     if not (0.0 <= margin < 1.0):
         raise InputError('margin', f'must be in [0, 1), got {margin}')
-    times = scaling_grid(trajectory, samples)
+    times = grid_times = scaling_grid(trajectory, samples)
     q, qd, qdd = trajectory.sample(times)
     calls = 0
     if probe_speeds is None:
@@ -387,11 +402,13 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
                 need = (np.max(np.abs(peak_vals), axis=0) / bounds) ** power
             lower = max(lower, float(np.nanmax(np.where(np.isfinite(bounds), need, 0.0))))
     factor = max(lower, _factor_for_quadratic(tau_static, b_coef, e_coef, bound))
-    if factor == 1.0 and not allow_speedup:
-        return _result(trajectory, 1.0, tau_one, limit, ratio_before, times, names, calls)
     points = [(1.0, tau_one)]
     best = None
-    for _ in range(max(1, int(max_iterations))):
+    if factor == 1.0 and not allow_speedup:
+        if np.max(ratio_before) < 1.0 - 5.0 * margin:
+            return _result(trajectory, 1.0, tau_one, limit, ratio_before, times, names, calls)
+        best = (1.0, tau_one)
+    for _ in range(max(1, int(max_iterations)) if best is None else 0):
         if not math.isfinite(factor) or factor > 1e6:
             raise InfeasibleError('no finite time scaling keeps the torques within the limits')
         tau = evaluate(factor)
@@ -428,6 +445,25 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
             raise InfeasibleError('no time scaling found that keeps the torques within the '
                                   'limits')
     factor, tau = best
+    # Look between the grid samples next to the largest ratios of each joint.
+    grid = len(grid_times)
+    for _ in range(5):
+        extra = _around_peaks(grid_times, np.abs(tau[:grid]) / limit)
+        eq, eqd, eqdd = trajectory.sample(extra)
+        tau_extra = np.asarray(effort_provider(eq, eqd / factor, eqdd / factor ** 2),
+                               dtype=float)
+        calls += 1
+        worst = float(np.max(np.abs(tau_extra) / limit))
+        if worst <= 1.0:
+            break
+        factor *= 1.0 + 2.0 * (worst - 1.0) + 1e-6
+        tau = evaluate(factor)
+        calls += 1
+    else:
+        raise InfeasibleError('the torque between grid samples keeps exceeding the limits; '
+                              'use more samples')
+    tau = np.vstack([tau, tau_extra])
+    times = np.concatenate([times, extra])
     traj = trajectory if factor == 1.0 else TimeScaledTrajectory(trajectory, factor)
     return _result(traj, factor, tau, limit, ratio_before, times * factor, names, calls)
 
