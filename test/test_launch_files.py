@@ -552,5 +552,14 @@ def test_launch_file_declares_its_arguments(launch, name):
         assert spec.get('description'), spec['name']
 
 
+def test_optional_packages_are_documented():
+    with open(os.path.join(ROOT, 'docs', 'bringup.md')) as fh:
+        docs = fh.read()
+    for package in OPTIONAL_PACKAGES:
+        assert package.replace('_', '-') in docs, package
+    for name in LAUNCH_FILES:
+        assert f'`{name}`' in docs, name
+
+
 def test_every_launch_file_is_checked():
     assert set(LAUNCH_FILES) == set(REQUIRED_ARGUMENTS)
