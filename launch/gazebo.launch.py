@@ -53,7 +53,7 @@ def _launch_setup(context):
     sim_time = {'use_sim_time': True}
     create = Node(package='ros_gz_sim', executable='create', namespace=namespace,
                   output='screen',
-                  arguments=['-topic', 'robot_description', '-name', robot or 'robodyn',
+                  arguments=['-topic', 'robot_description', '-name', robot,
                              '-allow_renaming', 'true'])
     spawner = ['--controller-manager', 'controller_manager']
     broadcaster = Node(package='controller_manager', executable='spawner', namespace=namespace,
