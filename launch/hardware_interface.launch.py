@@ -20,6 +20,8 @@ The board is on a serial port (``port``, ``baud``) or at a UDP address
 exits, the whole launch shuts down.
 """
 
+import math
+
 from launch import LaunchDescription
 from launch.actions import (DeclareLaunchArgument, EmitEvent, OpaqueFunction,
                             RegisterEventHandler, Shutdown)
@@ -48,6 +50,14 @@ def _check_connection(context):
         if not host or not number.isdigit() or not 0 < int(number) < 65536:
             raise RuntimeError('robodyn_ros hardware_interface: address must be HOST:PORT '
                                f'with a port in 1..65535, got {address!r}')
+    rate = LaunchConfiguration('rate').perform(context)
+    try:
+        valid = math.isfinite(float(rate)) and float(rate) > 0.0
+    except ValueError:
+        valid = False
+    if not valid:
+        raise RuntimeError('robodyn_ros hardware_interface: rate must be a positive number of '
+                           f'Hz, got {rate!r}')
     baud = LaunchConfiguration('baud').perform(context)
     if not baud.isdigit() or int(baud) <= 0:
         raise RuntimeError('robodyn_ros hardware_interface: baud must be a positive integer, '

@@ -20,6 +20,8 @@ or, with ``effort_controller:=NAME``, std_msgs/Float64MultiArray on
 ``NAME/commands`` for ros2_control's forward command controller.
 """
 
+import math
+
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
@@ -39,7 +41,7 @@ def _common():
             'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'), value_type=bool)}
 
 
-def _workers(context):
+def _worker_count(context):
     text = LaunchConfiguration('dynamics_workers').perform(context)
     try:
         count = int(text)
@@ -47,11 +49,27 @@ def _workers(context):
         count = -1
     if count < 0:
         raise RuntimeError(f'robodyn_ros: dynamics_workers must be an integer >= 0, got {text!r}')
+    return count
+
+
+def _check_arguments(context):
+    rate = LaunchConfiguration('rate').perform(context)
+    try:
+        valid = math.isfinite(float(rate)) and float(rate) > 0.0
+    except ValueError:
+        valid = False
+    if not valid:
+        raise RuntimeError(f'robodyn_ros: rate must be a positive number of Hz, got {rate!r}')
+    _worker_count(context)
+    return []
+
+
+def _workers(context):
     return [Node(package='robodyn_ros', executable='parallel_dynamics_worker',
                  name=f'parallel_dynamics_worker_{i}', namespace=LaunchConfiguration('namespace'),
                  parameters=[_config('parallel_dynamics_worker.yaml'), _common()],
                  output='screen')
-            for i in range(count)]
+            for i in range(_worker_count(context))]
 
 
 def generate_launch_description():
@@ -70,6 +88,7 @@ def generate_launch_description():
                               description='Use the /clock topic (Gazebo)'),
         DeclareLaunchArgument('dynamics_workers', default_value='0',
                               description='Worker processes of the parallel dynamics node'),
+        OpaqueFunction(function=_check_arguments),
         Node(package='robodyn_ros', executable='trajectory_planner', name='trajectory_planner',
              namespace=namespace, output='screen',
              parameters=[_config('trajectory_planner.yaml'), _common()]),

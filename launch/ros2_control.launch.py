@@ -33,6 +33,8 @@ fed by robodyn's controller with std_msgs/Float64MultiArray on
     ros2 launch robodyn_ros ros2_control.launch.py robot:=puma560 hardware:=sim
 """
 
+import math
+
 from launch import LaunchDescription
 from launch.actions import (DeclareLaunchArgument, ExecuteProcess, IncludeLaunchDescription,
                             OpaqueFunction, RegisterEventHandler, Shutdown)
@@ -69,8 +71,8 @@ def _launch_setup(context):
     try:
         rate = float(value['rate'])
     except ValueError:
-        rate = 0.0
-    if not rate > 0.0 or rate != int(rate):
+        rate = math.nan
+    if not (math.isfinite(rate) and rate > 0.0 and rate == int(rate)):
         raise RuntimeError('robodyn_ros ros2_control: rate must be a positive whole number of '
                            f'Hz, got {value["rate"]!r}')
     robot, namespace, hardware = value['robot'], value['namespace'], value['hardware']

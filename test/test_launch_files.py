@@ -28,6 +28,7 @@ import glob
 import importlib
 import os
 import re
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import fake_launch
@@ -190,7 +191,9 @@ def test_launch_file_parses_and_defines_generate_launch_description(name):
             imported.add(node.module.split('.')[0])
         elif isinstance(node, ast.Import):
             imported.update(a.name.split('.')[0] for a in node.names)
-    # Only launch APIs and message constants: launch files must not need this package.
+    # Only launch APIs, message constants and the standard library: launch files must not
+    # need this package (or rclpy) to be importable.
+    imported -= set(sys.stdlib_module_names)
     assert imported <= {'launch', 'launch_ros', 'lifecycle_msgs'}, imported
 
 
@@ -399,6 +402,9 @@ def test_bringup_hardware_passes_the_connection(launch, connection):
     ({'port': '/dev/ttyUSB0', 'dynamics_workers': '-1'}, 'dynamics_workers'),
     ({'port': '/dev/ttyUSB0', 'dynamics_workers': 'two'}, 'dynamics_workers'),
     ({'port': '/dev/ttyUSB0', 'rviz': 'yes'}, 'not in'),
+    ({'port': '/dev/ttyUSB0', 'rate': '-5'}, 'rate'),
+    ({'port': '/dev/ttyUSB0', 'rate': 'nan'}, 'rate'),
+    ({'port': '/dev/ttyUSB0', 'rate': 'fast'}, 'rate'),
 ])
 def test_bringup_hardware_refuses_bad_arguments(launch, arguments, message):
     with pytest.raises((LaunchError, RuntimeError), match=message):
@@ -411,10 +417,18 @@ def test_bringup_hardware_refuses_bad_arguments(launch, arguments, message):
     ({'rate': 'fast'}, 'rate'),
     ({'rate': '0'}, 'rate'),
     ({'rate': '999.5'}, 'rate'),
+    ({'rate': 'inf'}, 'rate'),
 ])
 def test_ros2_control_refuses_bad_arguments(launch, arguments, message):
     with pytest.raises((LaunchError, RuntimeError), match=message):
         launch('ros2_control.launch.py', arguments)
+
+
+@pytest.mark.parametrize('name', ['bringup_sim.launch.py', 'gazebo.launch.py'])
+@pytest.mark.parametrize('rate', ['0', 'inf', '1e3x'])
+def test_robodyn_nodes_refuse_a_bad_rate(launch, name, rate):
+    with pytest.raises((LaunchError, RuntimeError), match='rate'):
+        launch(name, {'rate': rate})
 
 
 def _controllers(path):
