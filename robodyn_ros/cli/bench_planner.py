@@ -21,7 +21,7 @@ Two benchmarks (not tests; numbers depend on the machine):
   models and a 2 kg payload, and the friction-free UR5) through the whole
   pipeline: minimum-jerk spline with chosen times, torque-limited time
   scaling, dense samples with feed-forward efforts; once with the robot's
-  effort limits and once with 60 % of them (so that scaling acts);
+  effort limits and once with 55 % of them (so that scaling acts);
 * our point-to-point profiles beside ruckig's jerk-limited time-optimal
   motion on the same random rest-to-rest moves: duration reached (ratio to
   ruckig) and planning time.
@@ -77,6 +77,21 @@ def _interleaved(funcs, repeat):
     return {name: statistics.median(v) for name, v in samples.items()}
 
 
+class _TimedProvider:
+    """Effort provider wrapper that adds up the time spent in the dynamics [s]."""
+
+    def __init__(self, provider):
+        self.provider = provider
+        self.spent = 0.0
+
+    def __call__(self, q, qd, qdd):
+        t0 = time.perf_counter()
+        try:
+            return self.provider(q, qd, qdd)
+        finally:
+            self.spent += time.perf_counter() - t0
+
+
 def _waypoints(model, rng, count, share=0.3):
     lo, hi = model.lower_limits, model.upper_limits
     mid = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
@@ -99,8 +114,8 @@ def bench_pipeline(repeat, seed):
     -------
     list of dict
         One row per case: robot, effort share, median times [ms] of the
-        path, the scaling and the whole plan, the time factor and torque
-        ratios.
+        path, the scaling and the whole plan, the share of the plan spent in
+        the dynamics (effort provider), the time factor and torque ratios.
 
     """
     from ..model import load_robot
@@ -119,24 +134,35 @@ def bench_pipeline(repeat, seed):
             lim = lim.with_values(acceleration=estimate_acceleration_limits(model))
         provider = ModelEffortProvider(model, payload=Payload(2.0, (0.0, 0.0, 0.05)))
         pts = _waypoints(model, np.random.default_rng(seed), 6)
-        for share in (1.0, 0.6):
+        for share in (1.0, 0.55):
             limits = lim.with_values(effort=lim.effort * share)
-            planner = Planner(limits, PlannerConfig(profile='spline'), provider)
+            timed = _TimedProvider(provider)
+            planner = Planner(limits, PlannerConfig(profile='spline'), timed)
             plan = planner.plan(pts[0], pts[1:])
+            spent = []
+            for _ in range(max(3, repeat // 3)):
+                timed.spent = 0.0
+                t0 = time.perf_counter()
+                planner.plan(pts[0], pts[1:])
+                spent.append((timed.spent, time.perf_counter() - t0))
             path = via_points(pts, limits=limits)
             probes = friction_peak_speeds(provider, pts[0])
             key = f'{robot}@{share:g}'
-            funcs[key + ':plan'] = (lambda p=planner, pp=pts: p.plan(pp[0], pp[1:]))
+            plain = Planner(limits, PlannerConfig(profile='spline'), provider)
+            plain.plan(pts[0], pts[1:])
+            funcs[key + ':plan'] = (lambda p=plain, pp=pts: p.plan(pp[0], pp[1:]))
             funcs[key + ':path'] = (lambda lm=limits, pp=pts: via_points(pp, limits=lm))
             funcs[key + ':scaling'] = (
                 lambda pa=path, lm=limits, pr=provider, pb=probes: torque_limited_scaling(
                     pa, lm.effort, pr, probe_speeds=pb))
-            cases.append((key, robot, share, plan))
+            share_dyn = statistics.median(d / t for d, t in spent)
+            cases.append((key, robot, share, plan, share_dyn))
     med = _interleaved(funcs, repeat)
-    for key, robot, share, plan in cases:
+    for key, robot, share, plan, share_dyn in cases:
         sc = plan.scaling
         rows.append({'robot': robot, 'effort_share': share, 'waypoints': 5,
                      'plan_ms': med[key + ':plan'] * 1e3, 'path_ms': med[key + ':path'] * 1e3,
+                     'dynamics_share': share_dyn,
                      'scaling_ms': med[key + ':scaling'] * 1e3,
                      'duration_s': plan.duration, 'time_factor': sc.factor,
                      'ratio_before': sc.peak_ratio_before, 'ratio_after': sc.peak_ratio_after,
@@ -238,11 +264,13 @@ def format_report(res):
              f'medians of {res["repeat"]} interleaved repeats', '',
              '6-joint, 5-waypoint plan (spline, torque-limited scaling, 2 kg payload, '
              'dense samples with efforts)',
-             f'{"robot":<9}{"effort":>7}{"plan ms":>9}{"path ms":>9}{"scale ms":>10}'
-             f'{"T [s]":>8}{"x time":>8}{"tau/lim before":>16}{"after":>7}{"calls":>6}']
+             f'{"robot":<9}{"effort":>7}{"plan ms":>9}{"dyn %":>7}{"path ms":>9}'
+             f'{"scale ms":>10}{"T [s]":>8}{"x time":>8}{"tau/lim before":>16}{"after":>7}'
+             f'{"calls":>6}']
     for r in res['pipeline']:
         lines.append(f'{r["robot"]:<9}{r["effort_share"] * 100:>6.0f}%{r["plan_ms"]:>9.1f}'
-                     f'{r["path_ms"]:>9.1f}{r["scaling_ms"]:>10.1f}{r["duration_s"]:>8.3f}'
+                     f'{r["dynamics_share"] * 100:>6.0f}%{r["path_ms"]:>9.1f}'
+                     f'{r["scaling_ms"]:>10.1f}{r["duration_s"]:>8.3f}'
                      f'{r["time_factor"]:>8.3f}{r["ratio_before"]:>16.3f}'
                      f'{r["ratio_after"]:>7.3f}{r["effort_calls"]:>6d}')
     prof = res['profiles']
