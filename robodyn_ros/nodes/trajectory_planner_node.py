@@ -210,7 +210,10 @@ class TrajectoryPlannerNode(Node):
                               self._status_values())
             return
         self._measured = q
+        if len(self._names) == self._model.n:
+            return
         try:
+            # Joints that are not planned: their positions enter the efforts.
             full, _, _ = joint_state_arrays(msg, self._model.joint_names)
             if np.all(np.isfinite(full)):
                 self._measured_full = full
