@@ -29,6 +29,7 @@ from robodyn_ros.model import load_robot
 from robodyn_ros.nodes.conversions import joint_state_msg, to_duration, trajectory_arrays
 from robodyn_ros.nodes.params import ParameterValidationError
 from robodyn_ros.nodes.trajectory_planner_node import PLAN_QOS, TrajectoryPlannerNode
+from robodyn_ros.planning.efforts import ModelEffortProvider
 from ros_helpers import RosGraph, wait_for
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
@@ -218,6 +219,31 @@ def test_parameters_are_declared_and_validated():
             TrajectoryPlannerNode(context=graph.context, parameter_overrides=[
                 Parameter('robot', value='puma560'),
                 Parameter('joints', value=['joint1', 'wrist'])])
+
+
+def test_joint_subset_and_estimated_accelerations():
+    """Panda arm joints only: fingers held at their measured positions; k_a estimated."""
+    model = load_robot('panda')
+    arm = model.joint_names[:7]
+    with RosGraph() as graph:
+        graph.add(TrajectoryPlannerNode(context=graph.context, parameter_overrides=[
+            Parameter('robot', value='panda'), Parameter('joints', value=arm),
+            Parameter('profile', value='trapezoid_c2')]))
+        user = User(graph, 'panda_user')
+        user.connect()
+        start = np.array([0.0, 0.0, 0.0, -1.5, 0.0, 1.5, 0.0, 0.02, 0.02])
+        user.publish_state(start, model.joint_names)
+        time.sleep(0.3)
+        goal = start[:7] + 0.2
+        user.send([goal], arm)
+        assert wait_for(lambda: user.plans, 10.0)
+        out = trajectory_arrays(user.plans[-1], arm)
+        assert list(user.plans[-1].joint_names) == arm
+        assert np.allclose(out['positions'][-1], goal)
+        assert np.all(np.isfinite(out['accelerations'])) and out['effort'].shape[1] == 7
+        held = ModelEffortProvider(model, arm, fixed_positions=start)
+        expect = held(out['positions'], out['velocities'], out['accelerations'])
+        assert np.allclose(out['effort'], expect, atol=1e-9)
 
 
 def test_node_process():
