@@ -24,8 +24,7 @@ from robodyn_ros.planning.efforts import ModelEffortProvider, Payload
 from robodyn_ros.planning.errors import LimitError
 from robodyn_ros.planning.limits import PlanningLimits
 from robodyn_ros.planning.point_to_point import point_to_point
-from robodyn_ros.planning.time_scaling import (TimeScaledTrajectory, torque_limited_scaling,
-                                               zero_crossings)
+from robodyn_ros.planning.time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from robodyn_ros.planning.via_points import via_points
 
 
@@ -160,13 +159,3 @@ def test_refusals():
         torque_limited_scaling(path, [np.nan] * 6, provider)
     with pytest.raises(InputError, match='margin'):
         torque_limited_scaling(path, lim.effort, provider, margin=1.0)
-
-
-def test_zero_crossings():
-    """Rests and sign changes of the velocity are found, with the side of each crossing."""
-    t = np.linspace(0.0, 1.0, 6)
-    qd = np.array([[0.0, 1.0], [1.0, 1.0], [0.5, 0.0], [-0.5, 0.0], [-1.0, 2.0], [0.0, 2.0]])
-    found = zero_crossings(t, qd)
-    found = sorted((round(float(a), 9), j, float(s)) for a, j, s in found)
-    assert found == [(0.0, 0, 1.0), (0.4, 1, 1.0), (0.5, 0, -1.0), (0.5, 0, 1.0),
-                     (0.6, 1, 1.0), (1.0, 0, -1.0)]

@@ -122,7 +122,8 @@ def bench_pipeline(repeat, seed):
     from ..planning.efforts import ModelEffortProvider, Payload
     from ..planning.limits import estimate_acceleration_limits, PlanningLimits
     from ..planning.planner import Planner, PlannerConfig
-    from ..planning.time_scaling import friction_peak_speeds, torque_limited_scaling
+    from ..planning.friction_probes import friction_peak_speeds
+    from ..planning.time_scaling import torque_limited_scaling
     from ..planning.via_points import via_points
     rows = []
     funcs = {}

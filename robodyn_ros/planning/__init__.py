@@ -23,8 +23,8 @@ Trajectory planning (no rclpy): the Trajectory value and the planners built on i
 * :mod:`.via_points`: the minimum-jerk spline through via points;
 * :mod:`.jerk_limited`: time-optimal jerk-limited motion with ruckig;
 * :mod:`.cartesian`, :mod:`.ik`: straight lines in task space;
-* :mod:`.time_scaling`, :mod:`.efforts`: torque-limited time scaling
-  (Hollerbach) and feed-forward efforts;
+* :mod:`.time_scaling`, :mod:`.friction_probes`, :mod:`.efforts`:
+  torque-limited time scaling (Hollerbach) and feed-forward efforts;
 * :mod:`.planner`: the pipeline the ``trajectory_planner`` node runs.
 """
 

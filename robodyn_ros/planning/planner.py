@@ -34,7 +34,8 @@ from .jerk_limited import jerk_limited, smooth_stop
 from .limits import joint_vector
 from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
 from .profiles import KINDS
-from .time_scaling import friction_peak_speeds, TimeScaledTrajectory, torque_limited_scaling
+from .friction_probes import friction_peak_speeds
+from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
 from .via_points import check_range, segment_peaks, via_points
 from ..errors import InputError

@@ -47,6 +47,7 @@ import math
 import numpy as np
 
 from .errors import InfeasibleError, LimitError
+from .friction_probes import friction_peak_speeds, probe_rows
 from .trajectory import Trajectory
 from ..errors import InputError
 
@@ -169,100 +170,6 @@ def _around_peaks(times, ratio, count=3):
     return np.unique(np.clip(out, times[0], times[-1]))
 
 
-#: Speeds scanned for the friction peak near zero velocity [rad/s or m/s].
-PROBE_SPEEDS = np.logspace(-5.0, -1.0, 33)
-
-
-def zero_crossings(times, qd, tiny=1e-12):
-    """
-    Where each joint's velocity passes through zero or rests.
-
-    Parameters
-    ----------
-    times : numpy.ndarray
-        Sample times, (N,) [s].
-    qd : numpy.ndarray
-        Velocities, (N, n).
-    tiny : float
-        Speeds at or below this count as zero.
-
-    Returns
-    -------
-    list of tuple
-        ``(time, joint, sign)``: near ``time`` the joint moves with speeds
-        of that sign arbitrarily close to zero.
-
-    """
-    out = []
-    for j in range(qd.shape[1]):
-        v = qd[:, j]
-        nz = np.flatnonzero(np.abs(v) > tiny)
-        if nz.size == 0:
-            continue
-        if nz[0] > 0:
-            out.append((times[nz[0] - 1], j, np.sign(v[nz[0]])))
-        if nz[-1] < v.size - 1:
-            out.append((times[nz[-1] + 1], j, np.sign(v[nz[-1]])))
-        for a, b in zip(nz[:-1], nz[1:]):
-            sa, sb = np.sign(v[a]), np.sign(v[b])
-            if b > a + 1:
-                out.append((times[a + 1], j, sa))
-                out.append((times[b - 1], j, sb))
-            elif sa != sb:
-                t0 = times[a] + (times[b] - times[a]) * abs(v[a]) / (abs(v[a]) + abs(v[b]))
-                out.append((t0, j, sa))
-                out.append((t0, j, sb))
-    return out
-
-
-def friction_peak_speeds(effort_provider, q_ref):
-    """
-    Small speeds at which each joint's friction torque peaks, per direction.
-
-    Scans :data:`PROBE_SPEEDS` (all joints at once, in one provider call) at
-    the configuration ``q_ref`` and keeps, per joint and sign, the speed with
-    the largest ``|tau(q, v, 0) - tau(q, 0, 0)|``.
-
-    Parameters
-    ----------
-    effort_provider : callable
-        ``(Q, QD, QDD) -> TAU``.
-    q_ref : array_like
-        Configuration, (n,) [rad or m].
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(positive, negative)`` speeds (both > 0), (n,) each [rad/s or m/s].
-
-    """
-    q_ref = np.asarray(q_ref, dtype=float)
-    count = PROBE_SPEEDS.size
-    q = np.tile(q_ref, (2 * count + 1, 1))
-    qd = np.zeros_like(q)
-    qd[:count] = PROBE_SPEEDS[:, None]
-    qd[count:2 * count] = -PROBE_SPEEDS[:, None]
-    tau = np.asarray(effort_provider(q, qd, np.zeros_like(q)), dtype=float)
-    friction = np.abs(tau[:2 * count] - tau[2 * count])
-    return (PROBE_SPEEDS[np.argmax(friction[:count], axis=0)],
-            PROBE_SPEEDS[np.argmax(friction[count:], axis=0)])
-
-
-def _probe_rows(trajectory, times, qd, speeds):
-    """States at the zero crossings with the joint's speed set to its friction peak."""
-    found = zero_crossings(times, qd)
-    if not found:
-        return None
-    t0 = np.array([f[0] for f in found])
-    q, v, a = trajectory.sample(t0)
-    offset = np.zeros_like(q)
-    for k, (_, j, sign) in enumerate(found):
-        v[k, j] = 0.0
-        offset[k, j] = speeds[0 if sign > 0 else 1][j]
-        offset[k, j] *= 1.0 if sign > 0 else -1.0
-    return t0, q, v, a, offset
-
-
 def _factor_for(alpha, beta, bound):
     """Smallest c with |alpha + beta / c^2| <= bound at every sample (inf if none)."""
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -355,7 +262,7 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
     # A probe's speed never exceeds the joint's peak speed at the factor tried.
     peak_speed = np.max(np.abs(qd), axis=0)
     offset = np.zeros_like(q)
-    probes = _probe_rows(trajectory, times, qd, probe_speeds)
+    probes = probe_rows(trajectory, times, qd, probe_speeds)
     if probes is not None:
         t0, pq, pv, pa, poff = probes
         times = np.concatenate([times, t0])
