@@ -18,8 +18,8 @@ import numpy as np
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.model import load_robot
 from robodyn_ros.planning.efforts import ModelEffortProvider
-from robodyn_ros.planning.friction_probes import (friction_peak_speeds, PROBE_SPEEDS,
-                                                  probe_rows, zero_crossings)
+from robodyn_ros.planning.friction_probes import (friction_peak_speeds, probe_rows,
+                                                  PROBE_SPEEDS, zero_crossings)
 from robodyn_ros.planning.point_to_point import point_to_point
 
 
@@ -56,8 +56,8 @@ def test_probe_rows_zero_the_crossing_joint():
     traj = point_to_point([0.0, 0.0], [1.0, -1.0], 'quintic', duration=2.0)
     times = np.linspace(0.0, 2.0, 11)
     _, qd, _ = traj.sample(times)
-    t0, q, v, a, offset = probe_rows(traj, times, qd, (np.array([1e-3, 2e-3]),
-                                                         np.array([3e-3, 4e-3])))
+    speeds = (np.array([1e-3, 2e-3]), np.array([3e-3, 4e-3]))
+    t0, q, v, a, offset = probe_rows(traj, times, qd, speeds)
     assert set(np.round(t0, 9)) == {0.0, 2.0}
     assert np.allclose(q, traj.sample(t0)[0]) and np.allclose(v, 0.0)
     assert sorted(np.abs(offset[offset != 0.0]).tolist()) == [1e-3, 1e-3, 4e-3, 4e-3]

@@ -30,11 +30,11 @@ import time
 import numpy as np
 
 from .errors import InfeasibleError
+from .friction_probes import friction_peak_speeds
 from .jerk_limited import jerk_limited, smooth_stop
 from .limits import joint_vector
 from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
 from .profiles import KINDS
-from .friction_probes import friction_peak_speeds
 from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
 from .via_points import check_range, segment_peaks, via_points
