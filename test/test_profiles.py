@@ -22,8 +22,8 @@ import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.planning.errors import LimitError
 from robodyn_ros.planning.polynomials import derivative, polyval
-from robodyn_ros.planning.profiles import (CONTINUITY, KINDS, minimum_time, normalized_profile,
-                                           synchronise)
+from robodyn_ros.planning.profiles import (CONTINUITY, KINDS, MIN_DURATION, minimum_time,
+                                           normalized_profile, synchronise, TINY_MOVE)
 
 SQ3 = math.sqrt(3.0)
 
@@ -155,6 +155,19 @@ def test_short_moves():
     assert sync.accel_time == pytest.approx(sync.duration / 2)
 
 
+def test_tiny_moves_keep_finite_coefficients():
+    """Moves up to TINY_MOVE are steps; short ones last MIN_DURATION; shorter times refused."""
+    for kind in KINDS:
+        sync = synchronise(kind, [1e-150, TINY_MOVE], [1.0, 1.0], [10.0, 10.0])
+        assert sync.duration == 0.0 and sync.profile.evaluate(0.0)[0] == 1.0
+    sync = synchronise('linear', [1e-11], [1.0], [1.0])
+    assert sync.duration == MIN_DURATION and np.all(np.isfinite(sync.profile.coefficients))
+    sync = synchronise('trapezoid', [1e-300, 2e-12], [1.0, 1.0], [1.0, 1.0])
+    assert sync.duration >= MIN_DURATION and np.all(np.isfinite(sync.profile.coefficients))
+    with pytest.raises(LimitError, match='shortest allowed'):
+        synchronise('cubic', [1e-9], [1.0], [1.0], duration=1e-9)
+
+
 def test_given_duration_and_errors():
     """A longer duration stretches the law; a shorter one names the joint and the minimum."""
     sync = synchronise('trapezoid', [1.0, -2.5], [2.0, 1.5], [4.0, 6.0], duration=3.8333333)
@@ -190,7 +203,7 @@ def _one_sided(profile, order):
     return max(jumps, default=0.0)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(kind=st.sampled_from(KINDS),
        dist=st.lists(st.floats(-3.0, 3.0), min_size=1, max_size=4),
        kv=st.floats(0.1, 5.0), ka=st.floats(0.2, 20.0), spread=st.floats(0.2, 1.0))
@@ -204,15 +217,21 @@ def test_profile_properties(kind, dist, kv, ka, spread):
         return
     sync = synchronise(kind, d, kvs, kas)
     p = sync.profile
+    if p.duration == 0.0:
+        assert np.all(np.abs(d) <= TINY_MOVE)
+        return
+    assert p.duration >= MIN_DURATION and np.all(np.isfinite(p.coefficients))
+    rate = max(1.0, 1.0 / p.duration)          # size of r' (r'' ~ rate^2)
     t, r, rd, rdd = _dense(p, 20001)
     assert np.all(np.max(np.abs(rd)) * np.abs(d) <= kvs * (1 + 1e-9))
     if kind != 'linear':
         assert np.all(np.max(np.abs(rdd)) * np.abs(d) <= kas * (1 + 1e-6))
-        assert np.allclose(rd[[0, -1]], 0.0, atol=1e-12)
-    assert max(sync.velocity_ratio.max(), sync.acceleration_ratio.max()) == \
-        pytest.approx(1.0, abs=1e-9) or kind == 'linear'
+        assert np.allclose(rd[[0, -1]], 0.0, atol=1e-12 * rate)
+    if p.duration > MIN_DURATION:
+        # At least one joint reaches a limit (moves below the floor reach none).
+        assert max(sync.velocity_ratio.max(), sync.acceleration_ratio.max()) == \
+            pytest.approx(1.0, abs=1e-9)
     assert r[0] == 0.0 and abs(r[-1] - 1.0) <= 1e-12
-    scale = max(1.0, 1.0 / p.duration ** 2)
-    assert _one_sided(p, CONTINUITY[kind]) <= 1e-9 * scale
+    assert _one_sided(p, CONTINUITY[kind]) <= 1e-9 * rate ** 2
     if CONTINUITY[kind] >= 2:
-        assert np.allclose(rdd[[0, -1]], 0.0, atol=1e-9 * scale)
+        assert np.allclose(rdd[[0, -1]], 0.0, atol=1e-9 * rate ** 2)

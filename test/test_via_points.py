@@ -137,7 +137,7 @@ def test_errors_are_named():
         via_points([[0.0], [0.5]])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(pts=st.lists(st.lists(st.floats(-2.0, 2.0), min_size=2, max_size=2), min_size=2,
                     max_size=6),
        kv=st.floats(0.2, 4.0), ka=st.floats(0.5, 20.0))

@@ -64,6 +64,14 @@ _TAU_FACTOR = {'trapezoid': 1.0, 'trapezoid_c2': 1.5}
 #: Share of the duration spent accelerating when a trapezoid has no finite limits.
 DEFAULT_ACCEL_SHARE = 1.0 / 3.0
 
+#: Shortest duration of a motion that moves at all [s]; shorter laws would have
+#: coefficients beyond the range of floating point (a move of 1e-150 rad).
+MIN_DURATION = 1e-6
+
+#: Displacements at or below this count as no motion (an instantaneous step of
+#: at most this size) [rad or m].
+TINY_MOVE = 1e-12
+
 
 def check_kind(kind):
     """
@@ -335,7 +343,8 @@ def synchronise(kind, distance, velocity, acceleration, duration=None, joint_nam
     kv = np.broadcast_to(np.asarray(velocity, dtype=float), (n,))
     ka = np.broadcast_to(np.asarray(acceleration, dtype=float), (n,))
     times = minimum_time(kind, d, kv, ka)
-    moving = d > 0.0
+    moving = d > TINY_MOVE
+    times = np.where(moving, times, 0.0)
     t_min = float(times.max()) if n else 0.0
     tau = None
     if kind in _TAU_FACTOR and np.any(moving):
@@ -351,6 +360,10 @@ def synchronise(kind, distance, velocity, acceleration, duration=None, joint_nam
             raise LimitError(names[j], 'acceleration limit', ka[j], None,
                              f'is not finite; the {kind} profile needs a finite limit or '
                              'a duration')
+    if np.any(moving) and math.isfinite(t_min) and 0.0 < t_min < MIN_DURATION:
+        if tau is not None:
+            tau *= MIN_DURATION / t_min
+        t_min = MIN_DURATION
     if duration is None:
         if np.any(moving) and not (math.isfinite(t_min) and t_min > 0.0):
             j = int(np.flatnonzero(moving)[0])
@@ -362,6 +375,10 @@ def synchronise(kind, distance, velocity, acceleration, duration=None, joint_nam
         tf = float(duration)
         if not (math.isfinite(tf) and tf >= 0.0):
             raise InputError('duration', f'must be finite and >= 0, got {duration}')
+        if np.any(moving) and tf < MIN_DURATION:
+            j = int(np.flatnonzero(moving)[0])
+            raise LimitError(names[j], 'duration', tf, MIN_DURATION,
+                             'of a move is shorter than the shortest allowed', 's')
         if tf < t_min * (1.0 - 1e-12):
             j = int(np.argmax(times))
             raise LimitError(names[j], 'duration', tf, t_min,

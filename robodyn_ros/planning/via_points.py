@@ -285,7 +285,8 @@ def via_points(waypoints, durations=None, limits=None, start_velocity=None,
         vel, acc = solve_knot_states(pts, h, v0, a0)
         traj = ViaPointTrajectory(names, pts, h, vel, acc)
         worst = float(_ratios(traj, kv, ka).max())
-        if at_rest and worst > 0.0 and abs(worst - 1.0) > 1e-9:
+        if at_rest and worst > 0.0 and abs(worst - 1.0) > 1e-9 and \
+                np.all(h * worst >= MIN_SEGMENT_TIME):
             h = h * worst
             vel, acc = solve_knot_states(pts, h, v0, a0)
             best = ViaPointTrajectory(names, pts, h, vel, acc)
