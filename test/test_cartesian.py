@@ -109,6 +109,16 @@ def test_prismatic_arm():
     assert off.max() < 1e-6 and rot_err.max() < 1e-6
 
 
+def test_zero_length_line():
+    """A goal equal to the start pose gives a zero-length motion that holds the start."""
+    model = load_robot('puma560')
+    q0 = np.array([0.2, -0.8, 0.9, 0.3, 0.6, 0.1])
+    traj = cartesian_line(model, q0, model.frame_pose(q0, model.end_effector))
+    assert traj.duration == 0.0
+    q, qd, qdd = traj.sample(np.array([0.0, 1.0]))
+    assert np.allclose(q, q0) and np.allclose(qd, 0.0) and np.allclose(qdd, 0.0)
+
+
 def test_refusals():
     """Singular configurations, unreachable poses, joint limits and malformed goals."""
     ur5 = load_robot('ur5')

@@ -116,6 +116,17 @@ def test_refusals(puma):
         PlannerConfig(sample_period=0.0)
 
 
+@pytest.mark.parametrize('profile', PROFILES)
+def test_goal_at_the_start(profile, puma):
+    """A goal equal to the start gives a (near) zero-length plan that holds the start."""
+    model, lim, provider, pts = puma
+    count = 3 if profile in ('three_five_three', 'quintic_linear_quintic') else 1
+    plan = Planner(lim, PlannerConfig(profile=profile), provider).plan(
+        pts[0], np.tile(pts[0], (count, 1)))
+    assert plan.duration <= 3e-3 and np.allclose(plan.positions, pts[0])
+    assert np.allclose(plan.velocities, 0.0)
+
+
 def test_stop(puma):
     """A stop from a moving state ends at rest within the acceleration limits."""
     model, lim, provider, pts = puma

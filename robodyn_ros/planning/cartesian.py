@@ -39,7 +39,7 @@ import numpy as np
 from .errors import LimitError, SingularityError
 from .ik import axis_angle, check_pose, pose_and_jacobian, solve_ik
 from .limits import joint_vector, PlanningLimits
-from .polynomials import hermite_quintic
+from .polynomials import hermite_quintic, pad
 from .profiles import synchronise
 from .trajectory import PiecewisePolynomialTrajectory
 from ..errors import InputError
@@ -72,8 +72,11 @@ class CartesianLineTrajectory(PiecewisePolynomialTrajectory):
     """
 
     def __init__(self, joint_names, times, q, qd, qdd_right, qdd_left, line):
+        h = np.diff(times)[:, None]
         coeffs = hermite_quintic(q[:-1], qd[:-1], qdd_right[:-1], q[1:], qd[1:], qdd_left[1:],
-                                 np.diff(times)[:, None])
+                                 np.where(h > 0.0, h, 1.0))
+        # A line of zero length holds the start.
+        coeffs[h[:, 0] == 0.0] = pad(q[:-1][h[:, 0] == 0.0, :, None], 6)
         super().__init__(joint_names, times, coeffs)
         self._line = dict(line)
         self._end = q[-1].copy()

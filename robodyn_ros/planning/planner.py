@@ -347,9 +347,11 @@ class Planner:
                         math.sqrt(float(np.nanmax(np.where(np.isfinite(lim.acceleration),
                                                            pa.max(axis=0) / lim.acceleration,
                                                            0.0)))))
-        if not ratio > 0.0:
+        if not (np.any(np.isfinite(lim.velocity)) or np.any(np.isfinite(lim.acceleration))):
             raise InfeasibleError('choosing segment times needs finite velocity or '
                                   'acceleration limits (or give the times)')
+        if not ratio > 0.0:
+            return traj                 # nothing moves: the shortest segments will do
         return build(h * ratio)
 
     def _finish(self, traj, began, given_times):
