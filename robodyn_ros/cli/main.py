@@ -33,6 +33,7 @@ COMMANDS = {
     'model': '.model_cmd',
     'check': '.check_cmd',
     'bench-planner': '.bench_planner',
+    'schedule': '.schedule_cmd',
 }
 
 
