@@ -87,7 +87,7 @@ def test_check_detects_broken_schedules():
     good = list_schedule(g, 2)
     levels = [list(x) for x in good.levels]
     cases = []
-    cases.append([lv for lv in levels[:-1]])                       # last level dropped
+    cases.append(list(levels[:-1]))                                # last level dropped
     dup = [list(x) for x in levels]
     dup[-1] = dup[-1] + [dup[0][0]]
     cases.append(dup)                                              # task twice, 3 on p=2
@@ -121,6 +121,6 @@ def test_rows_and_modelled_time():
 
 
 def test_bad_processor_count():
-    """p < 1 is refused."""
+    """A processor count below 1 is refused."""
     with pytest.raises(InputError):
         list_schedule(generic_graph(2), 0)

@@ -22,7 +22,7 @@ from ..dynamics.tables import tables
 from ..errors import InputError
 
 
-def states(model, q, qd, qdd):
+def states(model, q, qd, qdd, names=('q', 'qd', 'qdd')):
     """
     Validate positions, velocities and accelerations as a batch.
 
@@ -32,6 +32,8 @@ def states(model, q, qd, qdd):
         The robot.
     q, qd, qdd : array_like
         (n,) or (N, n) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
+    names : tuple of str
+        Argument names for error messages.
 
     Returns
     -------
@@ -45,9 +47,9 @@ def states(model, q, qd, qdd):
         On a wrong shape or a non-finite entry.
 
     """
-    qa = state_array(q, model.n, 'q')
-    qda = state_array(qd, model.n, 'qd', qa.shape)
-    qdda = state_array(qdd, model.n, 'qdd', qa.shape)
+    qa = state_array(q, model.n, names[0])
+    qda = state_array(qd, model.n, names[1], qa.shape)
+    qdda = state_array(qdd, model.n, names[2], qa.shape)
     single = qa.ndim == 1
     return (np.ascontiguousarray(np.atleast_2d(qa)), np.ascontiguousarray(np.atleast_2d(qda)),
             np.ascontiguousarray(np.atleast_2d(qdda)), single)
@@ -75,7 +77,11 @@ def thread_count(threads, argument='threads'):
         If it is not an integer >= 1.
 
     """
-    if isinstance(threads, bool) or int(threads) != threads or threads < 1:
+    try:
+        valid = not isinstance(threads, bool) and int(threads) == threads and threads >= 1
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
         raise InputError(argument, f'must be an integer >= 1, got {threads!r}')
     return int(threads)
 
