@@ -40,6 +40,7 @@ from trajectory_msgs.msg import JointTrajectory
 
 from .conversions import joint_state_arrays, trajectory_arrays, trajectory_msg
 from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .dynamics_client import DynamicsClient, RemoteEffortProvider
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
@@ -117,6 +118,10 @@ def parameter_specs():
         ParamSpec('publish_efforts', True, 'Add feed-forward efforts to planned_trajectory'),
         ParamSpec('sample_period', 0.01, 'Spacing of the planned_trajectory points [s]',
                   low=0.001, high=1.0),
+        ParamSpec('use_dynamics_service', True, 'Compute efforts with the parallel_dynamics '
+                  'service when it runs with the same model (else in-process)'),
+        ParamSpec('dynamics_service_timeout', 1.0, 'Longest wait for the service [s]; then '
+                  'the efforts are computed in-process', low=0.01, high=60.0),
     ]
 
 
@@ -145,6 +150,7 @@ class TrajectoryPlannerNode(Node):
         self._measured = None
         self._measured_full = None
         self._current = None
+        self._dyn_client = None
         try:
             self._planner = self._build(self._values)
         except (RobodynError, ValueError) as exc:
@@ -183,9 +189,24 @@ class TrajectoryPlannerNode(Node):
         payload = Payload(values['payload_mass'], tuple(values['payload_com']), None, frame)
         if frame is not None:
             model.frame(frame)
-        provider = ModelEffortProvider(model, names, payload, friction=values['friction'],
-                                       fixed_positions=self._measured_full)
+        if values['use_dynamics_service']:
+            if self._dyn_client is None:
+                self._dyn_client = DynamicsClient(self.context, self.get_namespace())
+            provider = RemoteEffortProvider(self._dyn_client, model, names, payload,
+                                            values['friction'], self._measured_full,
+                                            values['dynamics_service_timeout'])
+        else:
+            provider = ModelEffortProvider(model, names, payload, friction=values['friction'],
+                                           fixed_positions=self._measured_full)
         return Planner(limits, config, provider)
+
+    def destroy_node(self):
+        """Close the dynamics-service client, then destroy the node."""
+        client = getattr(self, '_dyn_client', None)
+        if client is not None:
+            self._dyn_client = None
+            client.close()
+        super().destroy_node()
 
     def _on_change(self, name, value):
         values = dict(self._values)
@@ -299,6 +320,9 @@ class TrajectoryPlannerNode(Node):
 
     def _status_values(self, plan=None):
         values = {'profile': self._values['profile'], 'joints': ' '.join(self._names)}
+        source = getattr(self._planner.effort_provider, 'last_source', None)
+        if source is not None:
+            values['efforts_from'] = source
         if plan is not None:
             values.update(duration_s=f'{plan.duration:.4f}', points=len(plan.times),
                           planning_time_ms=f'{plan.planning_time * 1e3:.2f}')

@@ -211,6 +211,31 @@ class RowPartition:
             self._teams[size] = LockstepTeam(size)
         return self._teams[size]
 
+    def compute(self, q, qd, name='rows'):
+        """
+        Compute ``M`` and ``Q`` of a batch with a configuration, each worker over the batch.
+
+        Parameters
+        ----------
+        q, qd : numpy.ndarray
+            Validated positions and velocities, (N, n), C-contiguous.
+        name : str
+            Configuration (not a ``row_split``).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``M`` (N, n, n) and ``Q`` (N, n).
+
+        """
+        workers, _ = configuration(self.model.n, name)
+        out = {p: np.empty((len(q), self.kernels.sizes[p])) for w in workers for p in w}
+        if len(q):
+            self._team(len(workers)).run(self._plan(workers, out, q, qd, 'batch'))
+        else:
+            return np.empty((0, self.model.n, self.model.n)), np.empty((0, self.model.n))
+        return assemble(self.model.n, out)
+
     def run(self, name, q, qd, mode='sample', repeat=3):
         """
         Run a configuration over a batch of states and time it against its serial reference.

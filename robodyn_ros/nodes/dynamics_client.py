@@ -1,0 +1,327 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Client of the ``parallel_dynamics`` service, and an effort provider for the planner.
+
+:class:`DynamicsClient` owns a small node spinning on its own thread, so
+any code (a callback of another node included) can send a request on
+``dynamics/request`` and block until the answer with the same header comes
+back on ``dynamics/response``. :class:`RemoteEffortProvider` is an
+``effort_provider(Q, QD, QDD) -> TAU`` for the planner
+(:mod:`robodyn_ros.planning.efforts`): it asks the service when one runs
+with the same robot model (the fingerprint on ``dynamics/info``) and the
+same friction setting, and computes in-process otherwise, or when the
+service answers with an error or not within the timeout.
+"""
+
+import itertools
+import os
+import threading
+import time
+
+import numpy as np
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from std_msgs.msg import String
+from trajectory_msgs.msg import JointTrajectory
+
+from . import dynamics_protocol as proto
+from .conversions import trajectory_msg
+from ..errors import RobodynError
+from ..parallel.service import model_fingerprint
+from ..planning.efforts import ModelEffortProvider
+
+_COUNTER = itertools.count()
+
+
+class DynamicsServiceError(RobodynError):
+    """The service is absent, refused a request or did not answer in time."""
+
+
+class DynamicsClient:
+    """
+    Send requests to ``parallel_dynamics`` from any thread and wait for the answers.
+
+    Parameters
+    ----------
+    context : rclpy.context.Context, optional
+        Context (default: rclpy's global one, which must be initialised).
+    namespace : str
+        Namespace of the client node (that of the service's topics).
+
+    """
+
+    def __init__(self, context=None, namespace=''):
+        name = f'dynamics_client_{os.getpid()}_{next(_COUNTER)}'
+        self._node = Node(name, namespace=namespace, context=context)
+        self._waiting = {}
+        self._lock = threading.Lock()
+        self._info = None
+        self._count = itertools.count()
+        self._pub = self._node.create_publisher(JointTrajectory, proto.REQUEST_TOPIC,
+                                                proto.DATA_QOS)
+        self._node.create_subscription(JointTrajectory, proto.RESPONSE_TOPIC, self._on_response,
+                                       proto.DATA_QOS)
+        self._node.create_subscription(String, proto.INFO_TOPIC, self._on_info, proto.INFO_QOS)
+        self._executor = SingleThreadedExecutor(context=self._node.context)
+        self._executor.add_node(self._node)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True, name=name)
+        self._thread.start()
+
+    def _spin(self):
+        while not self._stop.is_set() and self._node.context.ok():
+            try:
+                self._executor.spin_once(timeout_sec=0.05)
+            except Exception:  # context shut down under us: stop quietly
+                if not self._node.context.ok():
+                    return
+                raise
+
+    def _on_info(self, msg):
+        self._info = proto.parse_json(msg)
+
+    def _on_response(self, msg):
+        with self._lock:
+            slot = self._waiting.get(proto.request_id(msg))
+        if slot is not None:
+            slot['msg'] = msg
+            slot['event'].set()
+
+    @property
+    def info(self):
+        """Latest description of the service (dict or None)."""
+        return self._info
+
+    def available(self):
+        """
+        Tell whether a service is running and listening.
+
+        Returns
+        -------
+        bool
+            True when its description arrived and it subscribes to requests.
+
+        """
+        return self._info is not None and self._pub.get_subscription_count() > 0
+
+    def request(self, joint_names, q, qd, qdd, timeout=1.0):
+        """
+        Ask the service for the efforts of some states and wait for them.
+
+        Parameters
+        ----------
+        joint_names : sequence of str
+            Joints (the service's model must have exactly these).
+        q, qd, qdd : numpy.ndarray
+            States, (N, n) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        numpy.ndarray
+            Efforts, (N, n), in ``joint_names`` order [N m or N].
+
+        Raises
+        ------
+        DynamicsServiceError
+            No service, an error response, or no answer in time.
+
+        """
+        if not self.available():
+            raise DynamicsServiceError('no parallel_dynamics service is running')
+        frame = f'{self._node.get_fully_qualified_name()}#{next(self._count)}'
+        stamp = self._node.get_clock().now().to_msg()
+        msg = trajectory_msg(joint_names, np.zeros(len(q)), q, qd, qdd, stamp=stamp,
+                             frame_id=frame)
+        rid = proto.request_id(msg)
+        slot = {'event': threading.Event(), 'msg': None}
+        with self._lock:
+            self._waiting[rid] = slot
+        try:
+            self._pub.publish(msg)
+            if not slot['event'].wait(timeout):
+                raise DynamicsServiceError(f'no answer to request {rid} within {timeout:g} s')
+        finally:
+            with self._lock:
+                self._waiting.pop(rid, None)
+        reply = slot['msg']
+        if proto.is_error(reply):
+            raise DynamicsServiceError(f'request {rid} refused by the service (see its '
+                                       'diagnostics)')
+        try:
+            tau = proto.response_efforts(reply, joint_names)
+        except ValueError as exc:
+            raise DynamicsServiceError(f'malformed response to {rid}: {exc}') from None
+        if tau.shape != np.shape(q):
+            raise DynamicsServiceError(f'response to {rid} has {tau.shape[0]} points for '
+                                       f'{len(q)}')
+        return tau
+
+    def close(self):
+        """Stop the spinning thread and destroy the node (idempotent)."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._thread.join(timeout=2.0)
+        self._executor.remove_node(self._node)
+        self._executor.shutdown()
+        self._node.destroy_node()
+
+
+class RemoteEffortProvider:
+    """
+    ``effort_provider(Q, QD, QDD) -> TAU`` served by ``parallel_dynamics`` when it can be.
+
+    Same arguments and results as :class:`ModelEffortProvider`; the service
+    is used only when it runs with the same model (fingerprint, payload
+    included) and the same friction setting; otherwise, and on any error or
+    timeout, the efforts are computed in-process.
+
+    Parameters
+    ----------
+    client : DynamicsClient
+        Connection to the service (shared, not closed here).
+    model : RobotModel
+        The robot (without payload).
+    joints : sequence of str, optional
+        Planned joints, in column order (default all).
+    payload : Payload, optional
+        Load at the end effector.
+    friction : bool
+        Include friction.
+    fixed_positions : array_like, optional
+        Positions of all model joints for those that are not planned.
+    timeout : float
+        Longest wait for an answer [s].
+
+    Attributes
+    ----------
+    last_source : str or None
+        ``'service'`` or ``'local'`` for the last call.
+    last_reason : str
+        Why the last call was computed locally ('' when served).
+    last_round_trip : float or None
+        Duration of the last served request [s].
+
+    """
+
+    def __init__(self, client, model, joints=None, payload=None, friction=True,
+                 fixed_positions=None, timeout=1.0):
+        self._client = client
+        self._local = ModelEffortProvider(model, joints, payload, friction, fixed_positions)
+        self._names = list(self._local.joint_names)
+        full = self._local.model
+        self._full_names = list(full.joint_names)
+        self._idx = np.array([self._full_names.index(j) for j in self._names], dtype=int)
+        self._fingerprint = model_fingerprint(full)
+        self._friction = bool(friction)
+        self._fixed = (np.zeros(full.n) if fixed_positions is None
+                       else np.asarray(fixed_positions, dtype=float).reshape(full.n))
+        self._timeout = float(timeout)
+        self.last_source = None
+        self.last_reason = ''
+        self.last_round_trip = None
+
+    @property
+    def model(self):
+        """Model used, payload included (RobotModel)."""
+        return self._local.model
+
+    @property
+    def joint_names(self):
+        """Planned joints (list of str)."""
+        return list(self._names)
+
+    def with_fixed_positions(self, positions):
+        """
+        Return a copy with other positions for the joints that are not planned.
+
+        Parameters
+        ----------
+        positions : array_like
+            Positions of all model joints, (n_model,).
+
+        Returns
+        -------
+        RemoteEffortProvider
+            The copy (same client).
+
+        """
+        out = object.__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out._local = self._local.with_fixed_positions(positions)
+        out._fixed = np.asarray(positions, dtype=float).reshape(len(self._full_names))
+        return out
+
+    def _usable(self):
+        info = self._client.info
+        if not self._client.available():
+            return 'no parallel_dynamics service is running'
+        if info.get('fingerprint') != self._fingerprint:
+            return (f'the service has another model ({info.get("robot")!r}, fingerprint '
+                    f'{info.get("fingerprint")}) than this one ({self._fingerprint})')
+        if bool(info.get('friction')) != self._friction:
+            return f'the service computes with friction={info.get("friction")}'
+        return ''
+
+    def __call__(self, q, qd, qdd):
+        """
+        Compute the efforts of planned states.
+
+        Parameters
+        ----------
+        q, qd, qdd : array_like
+            Planned positions, velocities, accelerations, (N, n) or (n,).
+
+        Returns
+        -------
+        numpy.ndarray
+            Efforts, same shape [N m or N].
+
+        """
+        reason = self._usable()
+        if not reason:
+            try:
+                tau = self._remote(q, qd, qdd)
+                self.last_source, self.last_reason = 'service', ''
+                return tau
+            except (DynamicsServiceError, ValueError) as exc:
+                reason = str(exc)
+        self.last_source, self.last_reason = 'local', reason
+        return self._local(q, qd, qdd)
+
+    def _remote(self, q, qd, qdd):
+        q, qd, qdd = (np.asarray(x, dtype=float) for x in (q, qd, qdd))
+        single = q.ndim == 1
+        q2, qd2, qdd2 = (np.atleast_2d(x) for x in (q, qd, qdd))
+        if q2.shape[1] != self._idx.size or qd2.shape != q2.shape or qdd2.shape != q2.shape:
+            raise ValueError(f'expected (N, {self._idx.size}) states, got {q2.shape}, '
+                             f'{qd2.shape}, {qdd2.shape}')
+        if len(q2) == 0:
+            return np.zeros_like(q2)
+        rows, n = q2.shape[0], len(self._full_names)
+        full = [np.tile(self._fixed, (rows, 1)), np.zeros((rows, n)), np.zeros((rows, n))]
+        for arr, part in zip(full, (q2, qd2, qdd2)):
+            arr[:, self._idx] = part
+        t0 = time.monotonic()
+        tau = self._client.request(self._full_names, *full, timeout=self._timeout)[:, self._idx]
+        self.last_round_trip = time.monotonic() - t0
+        return tau[0] if single else tau
+
+    def __repr__(self):
+        return (f'RemoteEffortProvider(joints={self._names}, friction={self._friction}, '
+                f'timeout={self._timeout}, last_source={self.last_source!r})')
