@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``robodyn bench dynamics``: benchmarks (not tests), side by side with Pinocchio."""
+"""``robodyn bench dynamics|parallel``: benchmarks (not tests), side by side with Pinocchio."""
 
 import json
 
@@ -43,6 +43,17 @@ def add_parser(sub):
     d.add_argument('--states', type=int, metavar='N',
                    help='batch size (default 100000, 20000 with --quick)')
     d.set_defaults(run=run)
+    par = benches.add_parser('parallel', help='parallel-dynamics schemes, service round trips',
+                             description='Batch partitioning vs rneaInParallel at 1 and 2 '
+                                         'threads, round trips to the parallel_dynamics '
+                                         'service over DDS (with 2 worker processes), and the '
+                                         'per-sample schemes of seeds 000, 003 and 004 on '
+                                         'real threads beside their modelled figures.')
+    par.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    par.add_argument('--quick', action='store_true', help='smaller and fewer runs (smoke run)')
+    par.add_argument('--states', type=int, metavar='N',
+                     help='batch size (default 100000, 20000 with --quick)')
+    par.set_defaults(run=run_parallel)
 
 
 def run(args):
@@ -67,4 +78,29 @@ def run(args):
         print(json.dumps(res, indent=2))
     else:
         print(format_dynamics(res))
+    return 0
+
+
+def run_parallel(args):
+    """
+    Execute ``robodyn bench parallel``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..bench import parallel
+    from ..bench.parallel_report import format_parallel
+    res = parallel.run(quick=args.quick, states=args.states)
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        print(format_parallel(res))
     return 0
