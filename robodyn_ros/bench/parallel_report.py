@@ -43,16 +43,16 @@ def _batch(res):
             rate = '' if name.startswith('machine') else f"{b['states'] / t['median']:,.0f}"
             lines.append(f"| {name} | {_ms(t['median'])} | {_ms(t['min'])} | {rate} |")
         lines += ['', '| goal | target | measured | |', '|---|---:|---:|---|',
-                  f"| throughput, 1 thread: ours / rneaInParallel | >= 2x | "
+                  '| throughput, 1 thread: ours / rneaInParallel | >= 2x | '
                   f"{r['throughput_vs_pinocchio_1']:.2f}x | "
                   f"{_met(r['throughput_vs_pinocchio_1'], GOALS['throughput'])} |",
-                  f"| throughput, 2 threads: ours / rneaInParallel | >= 2x | "
+                  '| throughput, 2 threads: ours / rneaInParallel | >= 2x | '
                   f"{r['throughput_vs_pinocchio_2']:.2f}x | "
                   f"{_met(r['throughput_vs_pinocchio_2'], GOALS['throughput'])} |",
                   f"| ours, speed-up 1 -> 2 threads | >= 1.8x | {r['speedup_ours']:.2f}x | "
                   f"{_met(r['speedup_ours'], GOALS['speedup'])} |",
                   f"| Pinocchio, speed-up 1 -> 2 threads | | {r['speedup_pinocchio']:.2f}x | |",
-                  f"| machine reference (sha256), speed-up 1 -> 2 threads | | "
+                  '| machine reference (sha256), speed-up 1 -> 2 threads | | '
                   f"{r['speedup_machine']:.2f}x | |", '']
     return lines
 
@@ -64,7 +64,7 @@ def _service(res):
     for name, r in s['cases'].items():
         lines.append(f"| {name} | {_ms(r['p50'])} | {_ms(r['p99'])} | {_ms(r['min'])} | "
                      f"{r['count']} |")
-    lines += ['', f"In-process computation of the same 1,000 points (2 threads): "
+    lines += ['', 'In-process computation of the same 1,000 points (2 threads): '
               f"{_ms(s['in_process_1000_points'])} ms.", '']
     return lines
 
