@@ -15,11 +15,24 @@
 """
 Parallel dynamics (no rclpy): the seeds' partitioning schemes on real threads.
 
-* :mod:`.taskgraph`, :mod:`.schedule`, :mod:`.gantt`: seed 004's 3-flop
-  subtasks, layered graph and list scheduler;
+* :mod:`.batch`: batch partitioning, the scheme that pays:
+  :func:`parallel_inverse_dynamics`, :func:`parallel_mass_matrix`,
+  :func:`parallel_forward_dynamics` over the GIL-free customized kernels;
+* :mod:`.taskgraph`, :mod:`.schedule`, :mod:`.gantt`, :mod:`.taskexec`:
+  seed 004's 3-flop subtasks, layered graph, list scheduler, Gantt chart and
+  scheduled execution on a thread team;
+* :mod:`.rowkernels`, :mod:`.rows`: seed 003's row partition of M and Q;
+* :mod:`.linkframes`, :mod:`.linkstep`, :mod:`.prediction`,
+  :mod:`.predworkers`, :mod:`.seed000`: seed 000's prediction-decoupled
+  per-link workers and its error tables;
+* :mod:`.service`: the computing core of the ``parallel_dynamics`` node;
+* :mod:`.references`: the seeds' figures.
 """
 
+from .batch import parallel_forward_dynamics, parallel_inverse_dynamics, parallel_mass_matrix
 from .schedule import list_schedule, Schedule
 from .taskgraph import generic_graph, task_graph, TaskGraph
 
-__all__ = ['Schedule', 'TaskGraph', 'generic_graph', 'list_schedule', 'task_graph']
+__all__ = ['Schedule', 'TaskGraph', 'generic_graph', 'list_schedule',
+           'parallel_forward_dynamics', 'parallel_inverse_dynamics', 'parallel_mass_matrix',
+           'task_graph']

@@ -1,0 +1,42 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``robodyn bench parallel`` sections on tiny inputs: they run and report (no timing asserted)."""
+
+from robodyn_ros.bench import parallel
+from robodyn_ros.bench.parallel_report import format_parallel
+from robodyn_ros.nodes.dynamics_roundtrip import chunk_round_trips, service_round_trips
+
+
+def test_sections_run_and_format():
+    """Every section produces its figures; the report names the goals and the models."""
+    res = {'settings': {'batch_states': 2000, 'repeat': 1, 'cpus': 2, 'load_before': None,
+                        'load_after': None}}
+    res['batch'] = [parallel.batch_section('puma560', 2000, 1)]
+    res['task_graph'] = parallel.task_graph_section('ma3000', 1, 20)
+    res['rows'] = parallel.rows_section('ma3000', 3, 50, 1)
+    res['prediction'] = parallel.prediction_section(0.05, 1)
+    rt = service_round_trips('puma560', 10, 3, warmup=1)
+    res['service'] = {'robot': 'puma560', 'in_process_1000_points': 1e-3,
+                      'cases': {'10 points': rt,
+                                'chunk': chunk_round_trips('puma560', 10, 3, warmup=1)}}
+    assert rt['count'] == 3 and 0 < rt['p50'] <= rt['p99'] <= rt['max']
+    assert rt['service']['requests'] == '4' and rt['service']['errors'] == '0'
+    assert {r['p'] for r in res['task_graph']['rows']} == {1, 2, 4}
+    assert [r['method'] for r in res['prediction']['rows']] == ['exact', 'zero', 'first',
+                                                                'hybrid']
+    assert res['prediction']['rows'][1]['modelled_speedup'] == 6.0
+    text = format_parallel(res)
+    for needle in ('>= 2x', '>= 1.8x', 'levels (modelled)', 'Table 7.1', 'seed 000', 'p50'):
+        assert needle in text, needle
