@@ -16,7 +16,8 @@
 
 from robodyn_ros.bench import parallel
 from robodyn_ros.bench.parallel_report import format_parallel
-from robodyn_ros.nodes.dynamics_roundtrip import chunk_round_trips, service_round_trips
+from robodyn_ros.nodes.dynamics_roundtrip import (chunk_round_trips, planner_plan_times,
+                                                  service_round_trips)
 
 
 def test_sections_run_and_format():
@@ -28,7 +29,9 @@ def test_sections_run_and_format():
     res['rows'] = parallel.rows_section('ma3000', 3, 50, 1)
     res['prediction'] = parallel.prediction_section(0.05, 1)
     rt = service_round_trips('puma560', 10, 3, warmup=1)
-    res['service'] = {'robot': 'puma560', 'in_process_1000_points': 1e-3,
+    plan = planner_plan_times('puma560', 1)
+    assert plan['served'] and plan['calls'] == len(plan['points_per_call']) >= 1
+    res['service'] = {'robot': 'puma560', 'in_process_1000_points': 1e-3, 'planner': plan,
                       'cases': {'10 points': rt,
                                 'chunk': chunk_round_trips('puma560', 10, 3, warmup=1)}}
     assert rt['count'] == 3 and 0 < rt['p50'] <= rt['p99'] <= rt['max']
@@ -38,5 +41,6 @@ def test_sections_run_and_format():
                                                                 'hybrid']
     assert res['prediction']['rows'][1]['modelled_speedup'] == 6.0
     text = format_parallel(res)
-    for needle in ('>= 2x', '>= 1.8x', 'levels (modelled)', 'Table 7.1', 'seed 000', 'p50'):
+    for needle in ('>= 2x', '>= 1.8x', 'levels (modelled)', 'Table 7.1', 'seed 000', 'p50',
+                   'efforts from the service'):
         assert needle in text, needle

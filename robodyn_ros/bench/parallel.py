@@ -120,7 +120,8 @@ def service_section(robot, repeat, quick):
         Case -> round-trip summary [s]; the in-process compute time for reference.
 
     """
-    from ..nodes.dynamics_roundtrip import chunk_round_trips, service_round_trips
+    from ..nodes.dynamics_roundtrip import (chunk_round_trips, planner_plan_times,
+                                            service_round_trips)
     from ..parallel.batch import parallel_inverse_dynamics
     model = load_robot(robot)
     out = {}
@@ -133,7 +134,9 @@ def service_section(robot, repeat, quick):
     q, qd, qdd = _inputs(model, 1000, np.random.default_rng(4))
     local = time_calls({'x': lambda: parallel_inverse_dynamics(model, q, qd, qdd, threads=2)},
                        max(5, repeat // 4))['x']
-    return {'robot': robot, 'cases': out, 'in_process_1000_points': local['median']}
+    planner = planner_plan_times(robot, 3 if quick else 15)
+    return {'robot': robot, 'cases': out, 'in_process_1000_points': local['median'],
+            'planner': planner}
 
 
 def _per_call(func, repeat, inner=1):

@@ -66,6 +66,15 @@ def _service(res):
                      f"{r['count']} |")
     lines += ['', 'In-process computation of the same 1,000 points (2 threads): '
               f"{_ms(s['in_process_1000_points'])} ms.", '']
+    plan = s.get('planner')
+    if plan:
+        lines += ['| planner: 5-waypoint spline with torque-limited scaling | p50 [ms] | p99 '
+                  '[ms] |', '|---|---:|---:|',
+                  f"| efforts from the service ({plan['calls']} requests of "
+                  f"{', '.join(str(x) for x in plan['points_per_call'])} points) | "
+                  f"{_ms(plan['service']['p50'])} | {_ms(plan['service']['p99'])} |",
+                  f"| efforts in-process | {_ms(plan['local']['p50'])} | "
+                  f"{_ms(plan['local']['p99'])} |", '']
     return lines
 
 

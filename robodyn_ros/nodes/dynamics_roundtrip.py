@@ -250,3 +250,83 @@ def chunk_round_trips(robot, points, repeat, warmup=10):
                 node.destroy_node()
     finally:
         _stop(procs)
+
+
+def planner_plan_times(robot, repeat, seed=0, effort_share=0.55):
+    """
+    Time the planner's plan with efforts from the service and computed in-process.
+
+    A 5-waypoint spline with torque-limited time scaling (effort limits at
+    ``effort_share`` of the model's, so the scaling works), planned
+    alternately with :class:`RemoteEffortProvider` (service running in its
+    own process) and :class:`ModelEffortProvider`.
+
+    Parameters
+    ----------
+    robot : str
+        Library robot.
+    repeat : int
+        Plans per provider.
+    seed : int
+        Seed of the waypoints.
+    effort_share : float
+        Share of the model's effort limits given to the planner.
+
+    Returns
+    -------
+    dict
+        ``service`` and ``local``: plan-time summaries [s]; ``calls``: effort
+        requests per plan; ``served``: whether the service answered.
+
+    """
+    from .dynamics_client import DynamicsClient, RemoteEffortProvider
+    from ..model import load_robot
+    from ..planning.efforts import ModelEffortProvider
+    from ..planning.limits import estimate_acceleration_limits, PlanningLimits
+    from ..planning.planner import Planner, PlannerConfig
+    model = load_robot(robot)
+    limits = PlanningLimits.from_model(model)
+    if not np.all(np.isfinite(limits.acceleration)):
+        limits = limits.with_values(acceleration=estimate_acceleration_limits(model))
+    limits = limits.with_values(effort=limits.effort * effort_share)
+    rng = np.random.default_rng(seed)
+    lo, hi = model.lower_limits, model.upper_limits
+    mid = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
+    pts = np.array([mid + 0.3 * (model.random_configuration(rng) - mid) for _ in range(6)])
+    procs = [_start('parallel_dynamics_node', ['-r', f'__node:=bench_plan_service_{os.getpid()}',
+                                               '-p', f'robot:={robot}'])]
+    try:
+        with _ros() as context:
+            client = DynamicsClient(context)
+            try:
+                _wait(client.available, 30.0, 'no parallel_dynamics service')
+                remote = RemoteEffortProvider(client, model, timeout=5.0)
+                calls = []
+
+                def counted(q, qd, qdd):
+                    calls.append(len(np.atleast_2d(q)))
+                    return remote(q, qd, qdd)
+                planners = {'service': Planner(limits, PlannerConfig(profile='spline'), counted),
+                            'local': Planner(limits, PlannerConfig(profile='spline'),
+                                             ModelEffortProvider(model))}
+                for planner in planners.values():
+                    planner.plan(pts[0], pts[1:])
+                times = {k: [] for k in planners}
+                per_plan = []
+                for _ in range(repeat):
+                    for key, planner in planners.items():
+                        calls.clear()
+                        t0 = time.perf_counter()
+                        planner.plan(pts[0], pts[1:])
+                        times[key].append(time.perf_counter() - t0)
+                        if key == 'service':
+                            per_plan = list(calls)
+                out = {k: _summary(v) for k, v in times.items()}
+                out['calls'] = len(per_plan)
+                out['points_per_call'] = per_plan
+                out['served'] = remote.last_source == 'service'
+                return out
+            finally:
+                client.close()
+    finally:
+        _stop(procs)
