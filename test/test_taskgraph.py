@@ -22,8 +22,8 @@ import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot, RobotModel
 from robodyn_ros.parallel import references as ref
-from robodyn_ros.parallel.taskgraph import (generic_graph, table_graph, task_graph,
-                                            thesis_layers)
+from robodyn_ros.parallel.layers import thesis_layers
+from robodyn_ros.parallel.taskgraph import generic_graph, table_graph, task_graph
 
 
 @pytest.mark.parametrize('n', range(2, 11))

@@ -25,7 +25,8 @@ task with the least slack (earliest as-late-as-possible level) goes first.
 
 from dataclasses import dataclass
 
-from .taskgraph import FLOPS_PER_TASK, thesis_layers
+from .layers import thesis_layers
+from .subtasks import FLOPS_PER_TASK
 from ..errors import InputError
 
 
