@@ -17,13 +17,11 @@ Run a list schedule of seed 004's subtasks on real threads, one barrier per leve
 
 Each subtask of :mod:`.taskgraph` is a small function
 (:mod:`.subtask_kernels`) of the modified Newton-Euler algorithm (seed 004
-Table 2.4, in the model's body frames at the joint origins): T1-T3 the
-angular velocity, T4-T6 the angular acceleration, T7-T11 the acceleration matrix ``lambda = S(dw) + S(w)^2``, T12-T19 the
-origin's acceleration, T20-T26 the centre-of-mass acceleration and force,
-T27-T29 the moment, T30-T43 the backward recursion. The functions are
-written for any model (full rotations, any joint axis, prismatic joints,
-branching trees), so a subtask does more than 3 flops when the model is not
-as sparse as the thesis assumes; the schedule is still the thesis's.
+Table 2.4, in the model's body frames at the joint origins). The functions
+are written for any model (full rotations, any joint axis, prismatic
+joints, branching trees), so a subtask does more than 3 flops when the
+model is not as sparse as the thesis assumes; the schedule is still the
+thesis's.
 
 A subtask that the graph removed is computed where it is first needed
 (inside the subtask that reads it), so every schedule gives the exact
