@@ -124,6 +124,7 @@ class ParallelDynamicsNode(Node):
             raise ParameterValidationError(f'invalid parameters: {exc}') from None
         self._lock = threading.Lock()
         self._pub_lock = threading.Lock()
+        self._diag_lock = threading.Lock()
         self._workers = {}
         self._pending = {}
         self._stats = {'requests': 0, 'errors': 0, 'points': 0, 'chunks_sent': 0,
@@ -204,7 +205,7 @@ class ParallelDynamicsNode(Node):
         with self._lock:
             self._stats['requests'] += 1
             self._stats['points'] += points
-        self._diag.update(OK, 'ready', self._status_values(), publish=False)
+        self._status(OK, 'ready', publish=False)
 
     def _fail(self, msg, rid, reason):
         with self._pub_lock:
@@ -335,9 +336,13 @@ class ParallelDynamicsNode(Node):
         for token, index, pending, worker, a, b in overdue:
             self.get_logger().warning(f'worker {worker.name} did not answer chunk {index} of '
                                       f'{pending.rid} in time: dropped; computing it here')
-            self._diag.update(WARN, f'worker {worker.name} dropped (no answer in time)',
-                              self._status_values())
+            self._status(WARN, f'worker {worker.name} dropped (no answer in time)')
             self._complete(token, index, a, b, self._compute_chunk(pending, a, b))
+
+    def _status(self, level, message, publish=True):
+        values = self._status_values()
+        with self._diag_lock:
+            self._diag.update(level, message, values, publish=publish)
 
     def _status_values(self):
         with self._lock:
