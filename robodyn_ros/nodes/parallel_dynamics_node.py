@@ -274,9 +274,14 @@ class ParallelDynamicsNode(Node):
             self._pending[token] = pending
             self._stats['chunks_sent'] += len(chunks)
         for worker, k, a, b in chunks:
-            worker.publisher.publish(proto.chunk_request(
-                token, k, pending.friction, msg.header.stamp, self._model.joint_names,
-                q[a:b], qd[a:b], qdd[a:b]))
+            chunk = proto.chunk_request(token, k, pending.friction, msg.header.stamp,
+                                        self._model.joint_names, q[a:b], qd[a:b], qdd[a:b])
+            try:
+                worker.publisher.publish(chunk)
+            except Exception as exc:  # the worker was dropped meanwhile: compute it here
+                self.get_logger().warning(f'chunk {k} of {rid} not sent to {worker.name}: '
+                                          f'{exc}; computing it here')
+                self._complete(token, k, a, b, self._compute_chunk(pending, a, b))
 
     def _on_chunk(self, msg):
         try:

@@ -165,21 +165,24 @@ class EffortSolver:
 
         """
         q2, qd2, qdd2, _ = states(self.model, q, qd, qdd)
-        if self.scheme == 'rows':
+        if self.scheme in ('rows', 'task_graph'):
             with self._lock:
+                if self._engine is None:
+                    raise InputError('scheme', f'the {self.scheme} solver was closed (its '
+                                               'parameters changed); send the request again')
+                if self.scheme == 'task_graph':
+                    return self._engine.run(q2, qd2, qdd2, friction=self.friction).tau
                 mass, bias = self._engine.compute(q2, qd2)
             return np.einsum('nij,nj->ni', mass, qdd2) + bias
-        if self.scheme == 'task_graph':
-            with self._lock:
-                return self._engine.run(q2, qd2, qdd2, friction=self.friction).tau
         return parallel_inverse_dynamics(self.model, q2, qd2, qdd2, threads=self.threads,
                                          friction=self.friction)
 
     def close(self):
-        """Stop the threads of the scheme."""
-        if self._engine is not None:
-            self._engine.close()
-            self._engine = None
+        """Stop the threads of the scheme (after a computation in progress ends)."""
+        with self._lock:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
 
     def __repr__(self):
         return (f'EffortSolver({self.model.name!r}, threads={self.threads}, '
