@@ -49,7 +49,7 @@ def test_every_scheme_is_exact_and_thread_safe(scheme):
 
 
 def test_rows_refuses_friction_and_closed_solvers_refuse():
-    """rows with friction on a model with friction is refused; a closed solver says so."""
+    """The rows scheme refuses a model with friction; a closed solver says it is closed."""
     model = load_robot('puma560')
     with pytest.raises(InputError, match='friction'):
         EffortSolver(model, 2, 'rows')
