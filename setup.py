@@ -52,6 +52,7 @@ setup(
     entry_points={
         'console_scripts': [
             'robodyn = robodyn_ros.cli.main:main',
+            'controller = robodyn_ros.nodes.controller_node:main',
         ],
     },
 )

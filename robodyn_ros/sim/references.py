@@ -204,16 +204,43 @@ def rest_to_rest(start, goal, duration, joint_names):
     return PiecewisePolynomialTrajectory(joint_names, [0.0, float(duration)], coeffs)
 
 
-def repeated(trajectory_factory, count):
+def concatenate(trajectories):
     """
-    Concatenate ``count`` copies of a closed motion (ends where it starts).
+    Join trajectories end to end (each should start where the previous one ends).
 
     Parameters
     ----------
-    trajectory_factory : PiecewisePolynomialTrajectory
+    trajectories : sequence of PiecewisePolynomialTrajectory
+        The pieces, same joints.
+
+    Returns
+    -------
+    PiecewisePolynomialTrajectory
+        One trajectory, duration the sum of the pieces'.
+
+    """
+    breaks, coeffs, offset = [0.0], [], 0.0
+    degree = max(t.coefficients.shape[2] for t in trajectories)
+    for t in trajectories:
+        c = t.coefficients
+        c = np.concatenate([c, np.zeros(c.shape[:2] + (degree - c.shape[2],))], axis=2)
+        coeffs.append(c)
+        breaks.extend((t.breaks[1:] + offset).tolist())
+        offset += t.duration
+    return PiecewisePolynomialTrajectory(trajectories[0].joint_names, breaks,
+                                         np.concatenate(coeffs))
+
+
+def repeated(cycle, count):
+    """
+    Repeat a closed motion (one that ends where it starts) ``count`` times.
+
+    Parameters
+    ----------
+    cycle : PiecewisePolynomialTrajectory
         One cycle.
     count : int
-        Number of cycles.
+        Number of cycles (>= 1).
 
     Returns
     -------
@@ -221,11 +248,6 @@ def repeated(trajectory_factory, count):
         The cycles back to back.
 
     """
-    cyc = trajectory_factory
-    breaks = cyc.breaks
-    coeffs = cyc.coefficients
-    all_breaks = [breaks]
-    for k in range(1, count):
-        all_breaks.append(breaks[1:] + k * cyc.duration)
-    return PiecewisePolynomialTrajectory(cyc.joint_names, np.concatenate(all_breaks),
-                                         np.concatenate([coeffs] * count))
+    if int(count) < 1:
+        raise InputError('count', f'must be >= 1, got {count}')
+    return concatenate([cycle] * int(count))

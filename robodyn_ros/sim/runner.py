@@ -137,8 +137,7 @@ class _Measure:
             q = np.round(q / self.res) * self.res
         if self.est is None:
             return q, qd
-        if isinstance(self.est, FilteredDifference):
-            return q, self.est.update(q)[1]
+        # Row/element 1 of either estimator is the velocity estimate.
         return q, self.est.update(q)[1]
 
 
@@ -176,7 +175,8 @@ def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), 
     Returns
     -------
     SimResult
-        Time series and statistics.
+        Time series and statistics; if the plant diverges (state not
+        finite) the run stops there and ``diverged`` is set.
 
     """
     h = controller.period
@@ -196,6 +196,7 @@ def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), 
     tau_log = np.empty((steps, n))
     modes = []
     estimates = {}
+    diverged = False
     for k in range(steps):
         t = times[k]
         q_true, qd_true = plant.q.copy(), plant.qd.copy()
@@ -220,7 +221,13 @@ def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), 
         modes.append(status.mode.value)
         for key, value in controller.estimates().items():
             estimates.setdefault(key, []).append(np.array(value, dtype=float))
-        plant.step(tau, h)
+        try:
+            plant.step(tau, h)
+        except FloatingPointError:
+            diverged = True
+            steps = k + 1
+            break
     est = {k: np.array(v) for k, v in estimates.items()}
-    return SimResult(label or controller.law, h, times, q_log, qd_log, ref_q, ref_qd, tau_log,
-                     np.array(modes), est)
+    cut = slice(0, steps)
+    return SimResult(label or controller.law, h, times[cut], q_log[cut], qd_log[cut],
+                     ref_q[cut], ref_qd[cut], tau_log[cut], np.array(modes), est, diverged)

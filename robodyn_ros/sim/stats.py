@@ -54,6 +54,8 @@ class SimResult:
         ``'hold'``, ``'zero'``).
     estimates : dict
         Estimate name to (K, ...) array.
+    diverged : bool
+        The plant's state stopped being finite and the run was cut short.
 
     """
 
@@ -67,6 +69,7 @@ class SimResult:
     tau: np.ndarray
     modes: np.ndarray
     estimates: dict
+    diverged: bool = False
 
     @property
     def error(self):
@@ -233,8 +236,8 @@ class SimResult:
         -------
         dict
             ``label``, ``max_error``, ``rms_error`` (lists, deg or rad),
-            ``torque_max``, ``torque_rms``, ``reversals_per_s``, and
-            ``saturated`` with ``limit``.
+            ``torque_max``, ``torque_rms``, ``reversals_per_s``,
+            ``diverged``, and ``saturated`` with ``limit``.
 
         """
         f = np.degrees if degrees else (lambda x: x)
@@ -242,7 +245,8 @@ class SimResult:
         out = {'label': self.label, 'max_error': f(self.max_error(start, end)).tolist(),
                'rms_error': f(self.rms_error(start, end)).tolist(),
                'torque_max': ts['max'].tolist(), 'torque_rms': ts['rms'].tolist(),
-               'reversals_per_s': self.reversals(start, end).tolist()}
+               'reversals_per_s': self.reversals(start, end).tolist(),
+               'diverged': self.diverged}
         if 'saturated' in ts:
             out['saturated'] = ts['saturated'].tolist()
         return out
