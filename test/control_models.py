@@ -36,11 +36,16 @@ def two_link_frictionless():
     return without_friction(two_link())
 
 
+def bridge(model):
+    """Pinocchio bridge of a model (cached on the model)."""
+    from robodyn_ros.pinocchio_bridge import PinocchioBridge
+    return model.derived('test_pinocchio_bridge', PinocchioBridge)
+
+
 def pin_mass_matrix(model, q):
     """Mass matrix from Pinocchio's CRBA (an independent source), armature included."""
     import pinocchio as pin
-    from robodyn_ros.pinocchio_bridge import PinocchioBridge
-    b = PinocchioBridge(model)
+    b = bridge(model)
     m = b.from_matrix(pin.crba(b.pin_model, b.pin_data, b.q(np.asarray(q, dtype=float))))
     return np.triu(m) + np.triu(m, 1).T
 
@@ -48,7 +53,6 @@ def pin_mass_matrix(model, q):
 def pin_gravity(model, q):
     """Gravity torque from Pinocchio."""
     import pinocchio as pin
-    from robodyn_ros.pinocchio_bridge import PinocchioBridge
-    b = PinocchioBridge(model)
+    b = bridge(model)
     return b.from_v(pin.computeGeneralizedGravity(b.pin_model, b.pin_data,
                                                   b.q(np.asarray(q, dtype=float))))
