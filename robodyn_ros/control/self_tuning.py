@@ -21,6 +21,12 @@ measured positions and the applied torque pass through the same
 state-variable filter (seed 003 Appendix B), the regressor is evaluated on
 the filtered position, velocity and acceleration, and recursive least
 squares with forgetting updates ``beta`` (all joints' equations at once).
+
+The filter is ``(s / 50 + 1)^2`` by default, five times faster than seed
+003's ``(0.1 s + 1)^2``: the dynamics are not linear, so ``Y(filtered
+state) beta`` equals the filtered torque only when the filter is fast
+compared with the motion, and the slow filter biases the estimate (Coulomb
+friction, discontinuous in the velocity, is biased by any filter).
 The computed-torque law then uses the estimate: ``tau = Y_b(q, qd, w)
 beta_hat``. Estimates are projected onto a box around the initial model
 (``bound_fraction`` of each value, at least a floor) so they stay bounded.
@@ -29,10 +35,13 @@ beta_hat``. Estimates are projected onto a box around the initial model
 import numpy as np
 
 from .computed_torque import ComputedTorque
-from .filters import SEED003_REALTIME, StateVariableFilter
+from .filters import StateVariableFilter
 from .parameter_model import BaseParameterModel
 from .rls import RecursiveLeastSquares
 from ..errors import InputError
+
+#: ``C(s) = (s / 50 + 1)^2``: double pole at -50 rad/s.
+DEFAULT_FILTER = (4e-4, 0.04, 1.0)
 
 
 def parameter_box(nominal, fraction, floor_fraction=1e-3):
@@ -79,8 +88,9 @@ class SelfTuningComputedTorque(ComputedTorque):
         Relative half-width of the estimate box.
     friction : str
         Friction columns of the regressor.
-    filter_coefficients : sequence of float
-        State-variable filter ``C(s)``, highest power first, degree >= 2.
+    filter_coefficients : sequence of float, optional
+        State-variable filter ``C(s)``, highest power first, degree >= 2;
+        default :data:`DEFAULT_FILTER`.
     adapt : bool
         Update the estimate.
     parameter_model : BaseParameterModel, optional
@@ -94,7 +104,7 @@ class SelfTuningComputedTorque(ComputedTorque):
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
                  form='tracking', ki=0.0, forgetting=0.999, variance_fraction=1.0,
-                 bound_fraction=1.0, friction='auto', filter_coefficients=SEED003_REALTIME,
+                 bound_fraction=1.0, friction='auto', filter_coefficients=DEFAULT_FILTER,
                  adapt=True, parameter_model=None, **kwargs):
         super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
                          **kwargs)
