@@ -29,7 +29,7 @@ from .base import per_joint
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
 from .gains import ct_gains, max_joint_inertia, triple_pole_pid
-from .mbvsst import DEFAULT_RELAY_FRACTION, MBVSST
+from .mbvsst import DEFAULT_RELAY_FRACTION, MBVSST, relay_scale
 from .model_dynamics import ModelDynamics
 from .pid import PDGravity, PID
 from .self_tuning import SelfTuningComputedTorque
@@ -144,12 +144,13 @@ def make_controller(law, model, period, options=None):
            'estimator_joints': tuple(int(j) for j in _opt(options, 'estimator_joints', (0,)))}
     if law == 'computed_torque_lme':
         return ComputedTorqueLME(model, period, kp, kd, **lme, **ct_args)
-    ctl = MBVSST(model, period, kp, kd, boundary=_opt(options, 'vsst_boundary', 0.0), **lme,
-                 **ct_args)
     fraction = float(_opt(options, 'relay_fraction', DEFAULT_RELAY_FRACTION))
-    limit = np.where(np.isfinite(ctl.torque_limit), ctl.torque_limit, 0.0)
-    ctl.torque_scale = per_joint(fraction * limit / ctl.tuner.u_max, n, 'torque_scale', low=0.0)
-    return ctl
+    scale = _opt(options, 'torque_scale')
+    if scale is None:
+        scale = relay_scale(model, fraction)
+    return MBVSST(model, period, kp, kd, torque_scale=scale,
+                  boundary=_opt(options, 'vsst_boundary', 0.0), **lme, **ct_args)
+
 
 
 def apply_gain(controller, name, value):

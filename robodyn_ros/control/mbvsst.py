@@ -30,7 +30,7 @@ filter; the tuner's Appendix C parameters (``A = (s + 1)^2``, ``B = 1``,
 forgetting time 1000 s, output +-10 switched). The tuner's volts have no
 torque equivalent in the thesis (the MA3000's drive constants are not
 printed): ``torque_scale`` maps the tuner's unit to N m; its default makes
-the relay amplitude 5 % of each joint's torque limit.
+the relay amplitude 5 % of each joint's effort limit.
 """
 
 import numpy as np
@@ -38,11 +38,46 @@ import numpy as np
 from .base import per_joint
 from .computed_torque_lme import ComputedTorqueLME
 from .vsst import APPENDIX_C, VariableStructureSelfTuner
+from ..errors import InputError
 
 #: Relay amplitude of the default ``torque_scale``, as a fraction of the torque limit.
 DEFAULT_RELAY_FRACTION = 0.05
 
 _TUNER_KEYS = set(APPENDIX_C) | {'a', 'b', 'p', 'c', 'cs', 'boundary', 'setpoint'}
+
+
+def relay_scale(model, fraction, u_max=APPENDIX_C['u_max']):
+    """
+    Torque per tuner unit that makes the relay ``fraction`` of each effort limit.
+
+    Parameters
+    ----------
+    model : RobotModel
+        Model with finite effort limits.
+    fraction : float
+        Relay amplitude over the effort limit (>= 0).
+    u_max : float
+        Tuner output limit.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n,) [N m per tuner unit].
+
+    Raises
+    ------
+    InputError
+        If a joint has no finite effort limit (give ``torque_scale``).
+
+    """
+    limit = np.asarray(model.effort_limits, dtype=float)
+    if not np.all(np.isfinite(limit)):
+        j = int(np.argmin(np.isfinite(limit)))
+        raise InputError('torque_scale', f'joint {j} has no effort limit: give the relay '
+                                         'torque scale explicitly')
+    if not fraction >= 0.0:
+        raise InputError('relay_fraction', f'must be >= 0, got {fraction}')
+    return fraction * limit / u_max
 
 
 class MBVSST(ComputedTorqueLME):
@@ -58,8 +93,8 @@ class MBVSST(ComputedTorqueLME):
     kp, kd : float or array_like
         CT gains (default seed 003's 1600 and 80) [1/s^2, 1/s].
     torque_scale : float or array_like, optional
-        Torque per tuner unit [N m]; default ``0.05 * torque_limit /
-        u_max``.
+        Torque per tuner unit [N m]; default ``0.05 * effort_limit /
+        u_max`` with the model's effort limits.
     vsst_joints : sequence of int, optional
         Joints with a tuner (default all).
     **kwargs
@@ -79,8 +114,7 @@ class MBVSST(ComputedTorqueLME):
         super().__init__(model, period, kp, kd, **kwargs)
         self.tuner = VariableStructureSelfTuner(self.n, self.period, **tuner)
         if torque_scale is None:
-            limit = np.where(np.isfinite(self.torque_limit), self.torque_limit, 0.0)
-            torque_scale = DEFAULT_RELAY_FRACTION * limit / self.tuner.u_max
+            torque_scale = relay_scale(model, DEFAULT_RELAY_FRACTION, self.tuner.u_max)
         self.torque_scale = per_joint(torque_scale, self.n, 'torque_scale', low=0.0)
         mask = np.zeros(self.n, dtype=bool)
         mask[list(range(self.n)) if vsst_joints is None else list(vsst_joints)] = True
