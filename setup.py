@@ -36,6 +36,7 @@ setup(
         (os.path.join('share', package_name, 'launch'), _files('launch/*.launch.py')),
         (os.path.join('share', package_name, 'urdf'),
          _files('urdf/*.urdf') + _files('urdf/*.xacro')),
+        (os.path.join('share', package_name, 'urdf', 'common'), _files('urdf/common/*.xacro')),
         (os.path.join('share', package_name, 'config'), _files('config/*.yaml')),
         (os.path.join('share', package_name, 'rviz'), _files('rviz/*.rviz')),
     ],
