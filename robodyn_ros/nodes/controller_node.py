@@ -26,8 +26,9 @@ the node samples itself at its own rate (start time: the header stamp, or
 the arrival time when the stamp is zero).
 
 Outputs: torques as sensor_msgs/JointState (effort) on ``joint_commands``
-and/or as std_msgs/Float64MultiArray on ``<effort_controller>/commands``
-(ros2_control's forward command controller); ``~/tracking_error``
+(``effort_controller`` empty, the default) or as std_msgs/Float64MultiArray on
+``<effort_controller>/commands`` (ros2_control's forward command controller,
+one value per joint in joint order); ``~/tracking_error``
 (JointState: position = ``q_ref - q``, velocity = ``qd_ref - qd``, effort
 = torque), ``~/payload_estimate`` (std_msgs/Float64, laws with load
 estimation) and ``~/estimates`` (Float64MultiArray, every estimate,
@@ -44,6 +45,7 @@ measured first (``idle_reference: hold_position``) or gives the gravity hold
 
 import json
 import math
+import threading
 import time
 
 import numpy as np
@@ -126,11 +128,9 @@ def parameter_specs():
                   read_only=True),
         ParamSpec('velocity_cutoff', 100.0, 'Cut-off of the filtered difference [Hz]',
                   low=0.1, high=5000.0, read_only=True),
-        ParamSpec('output', 'joint_state', 'Torque output: joint_commands (JointState), '
-                  '<effort_controller>/commands (Float64MultiArray) or both',
-                  choices=('joint_state', 'forward_command', 'both'), read_only=True),
-        ParamSpec('effort_controller', 'effort_controller', 'ros2_control forward command '
-                  'controller name', read_only=True),
+        ParamSpec('effort_controller', '', 'Empty: publish joint_commands '
+                  '(sensor_msgs/JointState effort); a ros2_control forward command controller '
+                  'name: publish <name>/commands (std_msgs/Float64MultiArray)', read_only=True),
         ParamSpec('idle_reference', 'hold_position', 'Reference before any trajectory',
                   choices=('hold_position', 'none'), read_only=True),
         ParamSpec('status_decimation', 10, 'Publish error and estimates every N cycles',
@@ -206,6 +206,8 @@ class ControllerNode(LifecycleNode):
         self._subs = []
         self._pubs = []
         self._pub_js = self._pub_fc = None
+        self._lock = threading.Lock()
+        self._active = False
         self._reset_inputs()
         self.values = {}
         self.values = declare(self, parameter_specs(), on_change=self._on_parameter)
@@ -273,14 +275,13 @@ class ControllerNode(LifecycleNode):
             self.create_subscription(JointTrajectory, 'planned_trajectory',
                                      self._on_trajectory, TRAJECTORY_QOS),
         ]
-        out = v['output']
         self._pub_js = self._pub_fc = None
-        if out in ('joint_state', 'both'):
-            self._pub_js = self.create_lifecycle_publisher(JointState, 'joint_commands', 1)
-        if out in ('forward_command', 'both'):
+        if v['effort_controller']:
             self._pub_fc = self.create_lifecycle_publisher(
                 Float64MultiArray, f'{v["effort_controller"]}/commands',
                 qos_profile_system_default)
+        else:
+            self._pub_js = self.create_lifecycle_publisher(JointState, 'joint_commands', 1)
         self._pub_err = self.create_lifecycle_publisher(JointState, '~/tracking_error', 10)
         self._pub_mass = self.create_lifecycle_publisher(Float64, '~/payload_estimate', 10)
         self._pub_est = self.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
@@ -297,6 +298,7 @@ class ControllerNode(LifecycleNode):
         """Start the control loop (lifecycle callback)."""
         self.controller.fault('activating')
         self._idle = None
+        self._active = True
         self._timer = self.create_timer(self.period, self._control_step)
         self.diag.update(OK, 'active')
         return super().on_activate(state)
@@ -320,9 +322,18 @@ class ControllerNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def on_process_exit(self):
-        """Zero the torque and write the timing log when the process ends."""
+        """
+        Stop the loop and write the timing log when the process ends.
+
+        A zero torque is sent if the ROS context is still valid; after Ctrl-C
+        rclpy has already shut it down, and the receiver's own watchdog must
+        treat the silent controller as stale.
+        """
         if self._timer is not None:
-            self._stop_loop('process exit')
+            try:
+                self._stop_loop('process exit')
+            except Exception:  # context already shut down: nothing can be sent
+                pass
         path = self.values.get('timing_log')
         if path and self.timing is not None:
             with open(path, 'w', encoding='utf-8') as fh:
@@ -332,13 +343,15 @@ class ControllerNode(LifecycleNode):
                            else None, **self.timing.stats()}, fh, indent=2)
 
     def _stop_loop(self, reason):
-        if self._timer is not None:
-            self.destroy_timer(self._timer)
-            self._timer = None
-        if self.controller is not None:
-            tau, _ = self.controller.fault(reason)
-            self._publish_torque(tau)
-        self.diag.update(ERROR, f'{reason}: zero torque sent, no output')
+        with self._lock:
+            self._active = False
+            if self._timer is not None:
+                self.destroy_timer(self._timer)
+                self._timer = None
+            if self.controller is not None:
+                tau, _ = self.controller.fault(reason)
+                self._publish_torque(tau)
+            self.diag.update(ERROR, f'{reason}: zero torque sent, no output')
 
     def _release(self):
         for s in self._subs:
@@ -404,6 +417,11 @@ class ControllerNode(LifecycleNode):
 
     # ------------------------------------------------------------------ loop
     def _control_step(self):
+        with self._lock:
+            if self._active:
+                self._cycle_once()
+
+    def _cycle_once(self):
         start = time.monotonic()
         ctl = self.controller
         q = self._q
