@@ -52,6 +52,62 @@ def scaled_inertia(model, factor):
                                     for b in model.inertials])
 
 
+def scaled_inertials(model, factor):
+    """
+    Scale every link's mass and inertia tensor (centres of mass kept).
+
+    Every inertial parameter (mass, first moment, inertia) is then off by
+    the same factor, so ``M_model = factor M`` and the rigid-body torques
+    scale alike.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    factor : float
+        Scale (> 0).
+
+    Returns
+    -------
+    RobotModel
+        The changed model.
+
+    """
+    if not factor > 0.0:
+        raise InputError('factor', f'must be > 0, got {factor}')
+    return model.replace_inertials([Inertial(b.mass * factor, b.com, b.inertia * factor)
+                                    for b in model.inertials])
+
+
+def with_joint_friction(model, coulomb, viscous, smoothing_velocity=0.01):
+    """
+    Give every joint symmetric Coulomb and viscous friction.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    coulomb : array_like
+        Coulomb level per joint [N m].
+    viscous : array_like
+        Viscous coefficient per joint [N m s/rad].
+    smoothing_velocity : float
+        Width of the smooth sign [rad/s].
+
+    Returns
+    -------
+    RobotModel
+        The changed model (other friction terms removed).
+
+    """
+    c = np.broadcast_to(np.asarray(coulomb, dtype=float), (model.n,))
+    v = np.broadcast_to(np.asarray(viscous, dtype=float), (model.n,))
+    return model.replace_joints([
+        j.with_changes(friction=Friction(c[i], c[i], v[i], v[i],
+                                         smoothing_velocity=smoothing_velocity))
+        for i, j in enumerate(model.joints)])
+
+
 def perturbed_inertials(model, fraction, seed=0):
     """
     Change every link's mass, centre-of-mass offset and inertia by +-``fraction``.
