@@ -100,6 +100,9 @@ class StateVariableFilter:
         self._g0 = e[:k, k].copy()
         self._g1 = e[:k, k + 1].copy() / self.period
         self._dc = 1.0 / c[-1]
+        self._g0c = self._g0[:, None]
+        self._g1c = self._g1[:, None]
+        self._shape = (self.channels,)
         self._x = None
         self._u = None
 
@@ -123,6 +126,8 @@ class StateVariableFilter:
         self._u = u.copy()
 
     def _check(self, u):
+        if type(u) is np.ndarray and u.shape == self._shape and u.dtype == float:
+            return u
         arr = np.asarray(u, dtype=float).reshape(-1)
         if arr.shape != (self.channels,):
             raise InputError('u', f'expected {self.channels} values, got {arr.shape}')
@@ -150,10 +155,9 @@ class StateVariableFilter:
             self.reset(u)
             return self.outputs(u)
         if self.hold == 'linear':
-            self._x = self._phi @ self._x + np.outer(self._g0, self._u) + np.outer(
-                self._g1, u - self._u)
+            self._x = self._phi @ self._x + self._g0c * self._u + self._g1c * (u - self._u)
         else:
-            self._x = self._phi @ self._x + np.outer(self._g0, u)
+            self._x = self._phi @ self._x + self._g0c * u
         self._u = u
         return self.outputs(u)
 
@@ -172,10 +176,10 @@ class StateVariableFilter:
             (order + 1, channels); zeros before the first update.
 
         """
-        out = np.zeros((self.order + 1, self.channels))
         if self._x is None:
-            return out
+            return np.zeros((self.order + 1, self.channels))
         u = self._u if u is None else u
+        out = np.empty((self.order + 1, self.channels))
         out[:-1] = self._x
         out[-1] = self._row @ self._x + self._b_last * u
         return out
@@ -196,8 +200,7 @@ class StateVariableFilter:
 
         """
         u = self._check(u)
-        x = np.outer(self._g0, u) if self._x is None else self._phi @ self._x + np.outer(
-            self._g0, u)
+        x = self._g0c * u if self._x is None else self._phi @ self._x + self._g0c * u
         out = np.empty((self.order + 1, self.channels))
         out[:-1] = x
         out[-1] = self._row @ x + self._b_last * u

@@ -229,8 +229,9 @@ class PayloadEstimator:
             return self.mass
         qf, qdf, qddf = fq[0], fq[1], fq[2]
         ym = self.payload.regressor(qf, qdf, qddf)[self.joints]
-        if float(np.abs(ym).max()) < self.min_excitation:
+        if not float(np.abs(ym).max()) >= self.min_excitation:   # also false for NaN
             return self.mass
         psi = ftau[self.joints] - self.payload.base.inverse_dynamics(qf, qdf, qddf)[self.joints]
-        self.rls.update(ym[:, None], psi)
+        if np.isfinite(psi).all():
+            self.rls._update_scalar(ym, psi)
         return self.mass

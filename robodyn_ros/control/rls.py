@@ -154,6 +154,8 @@ class RecursiveLeastSquares:
             y = y.reshape(1)
         if not (np.isfinite(x).all() and np.isfinite(y).all()):
             return self.theta
+        if self.theta.size == 1:
+            return self._update_scalar(x[:, 0], y)
         cov = self.covariance
         px = cov @ x.T
         if x.shape[0] == 1:
@@ -169,6 +171,22 @@ class RecursiveLeastSquares:
             cov = cov / self.forgetting
         self.theta = np.minimum(np.maximum(theta, self.lower), self.upper)
         self.covariance = cov
+        self.updates += 1
+        return self.theta
+
+    def _update_scalar(self, x, y):
+        # One parameter, m equations: information form, P^-1 <- lambda P^-1 + sum x^2.
+        lam = self.forgetting
+        p_old = float(self.covariance[0, 0])
+        sxx = float(x @ x)
+        p_new = p_old / (lam + p_old * sxx)
+        if p_new > self.max_variance:
+            p_new = p_old / (1.0 + p_old * sxx)
+        theta = float(self.theta[0])
+        theta += p_new * float(x @ (y - x * theta))
+        theta = min(max(theta, float(self.lower[0])), float(self.upper[0]))
+        self.theta = np.array([theta])
+        self.covariance = np.array([[p_new]])
         self.updates += 1
         return self.theta
 

@@ -166,15 +166,96 @@ class VariableStructureSelfTuner:
         self._lower[0] = small
         self._upper = np.full(size, 1e6)
         self.size = size
-        cc = np.polymul(c, cs)
         h = self.period
-        self._fu_c = StateVariableFilter(c, h, self.n, hold='zero')
-        self._fy_c = StateVariableFilter(c, h, self.n, hold='linear')
-        self._fu_cc = StateVariableFilter(cc, h, self.n, hold='zero')
-        self._fy_cc = StateVariableFilter(cc, h, self.n, hold='linear')
-        self._fy_cs = StateVariableFilter(cs, h, self.n, hold='linear')
-        self._unit = self._fu_c.unit_response()
+        self._build_banks([StateVariableFilter(c, h), StateVariableFilter(np.polymul(c, cs), h),
+                           StateVariableFilter(cs, h)])
         self.reset()
+
+    def _build_banks(self, filters):
+        """
+        Stack the filters into one augmented state with linear output maps.
+
+        ``Z = [x_u; u; x_y; y; 1]``: ``x_u`` the states of ``1 / C`` and ``1 /
+        (C Cs)`` driven by the held input ``u``, ``x_y`` those of ``1 / C``,
+        ``1 / (C Cs)`` and ``1 / Cs`` driven by the angle ``y`` (linearly
+        interpolated). One sample is ``Z <- A Z + b y_new``; the
+        identification data, its target and the one-sample-ahead emulator
+        data are fixed matrices times ``Z`` (precomputed here).
+        """
+        f_c, f_cc, f_cs = filters
+
+        def bank(parts):
+            size = sum(f.order for f in parts)
+            phi = np.zeros((size, size))
+            g0, g1 = np.zeros(size), np.zeros(size)
+            offsets, o = [], 0
+            for f in parts:
+                k = f.order
+                phi[o:o + k, o:o + k] = f._phi
+                g0[o:o + k], g1[o:o + k] = f._g0, f._g1
+                offsets.append(o)
+                o += k
+            return phi, g0, g1, offsets, size
+
+        phi_u, g0_u, _, (ou_c, ou_cc), ku = bank([f_c, f_cc])
+        phi_y, g0_y, g1_y, (oy_c, oy_cc, oy_cs), ky = bank([f_c, f_cc, f_cs])
+        iu, iy, i1 = ku, ku + 1 + ky, ku + ky + 2     # rows of u, y and the constant in Z
+        size = ku + ky + 3
+        yo = ku + 1                                   # first row of x_y in Z
+
+        def rows(f, offset, input_row, count):
+            # Map Z -> s^i x / F for i < count (x the filter's input).
+            out = np.zeros((count, size))
+            for i in range(count):
+                if i < f.order:
+                    out[i, offset + i] = 1.0
+                else:
+                    out[i, offset:offset + f.order] = f._row
+                    out[i, input_row] = f._b_last
+            return out
+
+        # One sample: x_u <- Phi_u x_u + g0_u u (u held); x_y <- Phi_y x_y + g0_y y_old
+        # + g1_y (y_new - y_old); y <- y_new; u and 1 unchanged.
+        a = np.eye(size)
+        a[:ku, :ku] = phi_u
+        a[:ku, iu] = g0_u
+        a[yo:yo + ky, yo:yo + ky] = phi_y
+        a[yo:yo + ky, iy] = g0_y - g1_y
+        a[iy, iy] = 0.0
+        b = np.zeros(size)
+        b[yo:yo + ky] = g1_y
+        b[iy] = 1.0
+        self._a, self._b = a, b[:, None]
+        ng, nf = self._ng, self._nf
+        ident = [rows(f_cc, ou_cc, iu, ng), rows(f_cc, yo + oy_cc - 0, iy, nf)]
+        emul = [rows(f_c, ou_c, iu, ng), rows(f_c, yo + oy_c, iy, nf)]
+        if self._offset:
+            one = np.zeros((1, size))
+            one[0, i1] = 1.0
+            ident.append(one)
+            emul.append(one)
+        self._m_id = np.vstack(ident)
+        p_asc = self.p[::-1]
+        self._m_target = p_asc @ rows(f_cs, yo + oy_cs, iy, p_asc.size)
+        # Prediction one sample ahead with u = 0 held and y held: Z1 = P Z.
+        pred = np.eye(size)
+        pred[:ku, :ku] = phi_u
+        pred[:ku, iu] = 0.0
+        pred[iu, iu] = 0.0
+        pred[yo:yo + ky, yo:yo + ky] = phi_y
+        pred[yo:yo + ky, iy] = g0_y
+        self._m_em = np.vstack(emul) @ pred
+        unit_z = np.zeros(size)
+        unit_z[:ku] = g0_u
+        unit_z[iu] = 1.0
+        self._unit = (np.vstack(emul[:1]) @ unit_z)
+        dc = np.zeros(size)
+        dc[[ou_c, ou_cc]] = [1.0 / f_c.coefficients[-1], 1.0 / f_cc.coefficients[-1]]
+        dc_y = np.zeros(size)
+        dc_y[[yo + oy_c, yo + oy_cc, yo + oy_cs]] = [1.0 / f.coefficients[-1] for f in filters]
+        dc_y[iy] = 1.0
+        self._dc_u, self._dc_y = dc, dc_y
+        self._iu, self._i1, self._size = iu, i1, size
 
     def reset(self):
         """Restart the filters and return to the initial estimate."""
@@ -184,9 +265,8 @@ class VariableStructureSelfTuner:
 
     def restart(self):
         """Restart the filters (after a gap in the data); keep the estimate."""
-        for f in (self._fu_c, self._fy_c, self._fu_cc, self._fy_cc, self._fy_cs):
-            f.reset()
-        self._u = np.zeros(self.n)
+        self._z = np.zeros((self._size, self.n))
+        self._steps = 0
         self._started = False
         self.residual = np.zeros(self.n)
 
@@ -211,12 +291,6 @@ class VariableStructureSelfTuner:
         p = self.p[::-1]
         return sum(p[i] * derivs[i] for i in range(p.size))
 
-    def _data(self, outputs_u, outputs_y):
-        parts = [outputs_u[:self._ng], outputs_y[:self._nf]]
-        if self._offset:
-            parts.append(np.ones((1, self.n)))
-        return np.concatenate(parts).T
-
     def update(self, y, w):
         """
         Take the new joint angles, tune, and return the new outputs.
@@ -234,28 +308,18 @@ class VariableStructureSelfTuner:
             Outputs ``u`` (n,) in ``[u_min, u_max]`` (tuner units).
 
         """
-        u_prev = self._u
+        z = self._z
         if not self._started:
-            for f in (self._fy_c, self._fy_cc, self._fy_cs):
-                f.reset(y)
-            for f in (self._fu_c, self._fu_cc):
-                f.reset(u_prev)
+            # Steady state of the current input (zero) and angle.
+            z = np.outer(self._dc_u, z[self._iu]) + np.outer(self._dc_y, y)
+            z[self._i1] = 1.0
             self._started = True
         else:
-            self._fu_c.update(u_prev)
-            self._fy_c.update(y)
-            out_ucc = self._fu_cc.update(u_prev)
-            out_ycc = self._fy_cc.update(y)
-            out_ycs = self._fy_cs.update(y)
-            target = (self.p[::-1, None] * out_ycs[:self.p.size]).sum(axis=0)
-            self._identify(self._data(out_ucc, out_ycc), target)
-        # Emulator one sample ahead, with u held: linear in the candidate u.
-        out_u0 = self._fu_c.predict(np.zeros(self.n))
-        out_y = self._fy_c.predict(y)
-        unit = self._unit
-        data0 = self._data(out_u0, out_y)
-        phi0 = (data0 * self.theta).sum(axis=1)
-        slope = self.theta[:, :self._ng] @ unit[:self._ng]
+            z = self._a @ z + self._b * y
+            self._identify(self._m_id @ z, self._m_target @ z)
+        # Emulator one sample ahead with u held: phi*(u) = phi*(0) + u * slope.
+        phi0 = np.einsum('nj,jn->n', self.theta, self._m_em @ z)
+        slope = self.theta[:, :self._ng] @ self._unit
         resid = w - phi0
         self.residual = resid
         with np.errstate(divide='ignore', invalid='ignore'):
@@ -264,27 +328,36 @@ class VariableStructureSelfTuner:
         if self.switched:
             relay = np.where(u > 0.5 * (self.u_min + self.u_max), self.u_max, self.u_min)
             phi = self.boundary
-            with np.errstate(divide='ignore', invalid='ignore'):
-                smooth = self.u_max * np.minimum(np.maximum(resid / phi, -1.0), 1.0)
-            u = np.where(phi > 0.0, np.minimum(np.maximum(smooth, self.u_min), self.u_max),
-                         relay)
-        self._u = u
+            if phi.any():
+                with np.errstate(divide='ignore', invalid='ignore'):
+                    smooth = self.u_max * np.minimum(np.maximum(resid / phi, -1.0), 1.0)
+                relay = np.where(phi > 0.0, np.minimum(np.maximum(smooth, self.u_min),
+                                                       self.u_max), relay)
+            u = relay
+        z[self._iu] = u
+        self._z = z
         return u.copy()
 
     def _identify(self, x, z):
+        """One RLS step per joint; ``x`` is the data (p, n), ``z`` the targets (n,)."""
         lam = self.forgetting
-        px = np.einsum('nij,nj->ni', self.cov, x)
-        denom = lam + (x * px).sum(axis=1)
-        gain = px / denom[:, None]
-        err = z - (x * self.theta).sum(axis=1)
-        theta = self.theta + gain * err[:, None]
-        cov = self.cov - gain[:, :, None] * px[:, None, :]
-        grow = np.einsum('nii->ni', cov).max(axis=1) / lam <= self.initial_variance
-        cov = np.where(grow[:, None, None], cov / lam, cov)
-        ok = np.isfinite(theta).all(axis=1) & np.isfinite(cov).all(axis=(1, 2))
-        self.theta = np.where(ok[:, None], np.minimum(np.maximum(theta, self._lower),
-                                                      self._upper), self.theta)
-        self.cov = np.where(ok[:, None, None], 0.5 * (cov + np.swapaxes(cov, 1, 2)), self.cov)
+        cov = self.cov
+        px = np.einsum('nij,jn->ni', cov, x)
+        gain = px / (lam + np.einsum('jn,nj->n', x, px))[:, None]
+        theta = self.theta + gain * (z - np.einsum('nj,jn->n', self.theta, x))[:, None]
+        cov = cov - gain[:, :, None] * px[:, None, :]
+        diag = cov.diagonal(axis1=1, axis2=2)
+        cov *= np.where(diag.max(axis=1) <= lam * self.initial_variance, 1.0 / lam,
+                        1.0)[:, None, None]
+        if not np.isfinite(theta).all():
+            ok = np.isfinite(theta).all(axis=1) & np.isfinite(cov).all(axis=(1, 2))
+            theta = np.where(ok[:, None], theta, self.theta)
+            cov = np.where(ok[:, None, None], cov, self.cov)
+        self.theta = np.minimum(np.maximum(theta, self._lower), self._upper)
+        self._steps += 1
+        if self._steps % 64 == 0:
+            cov = 0.5 * (cov + cov.transpose(0, 2, 1))
+        self.cov = cov
 
 
 class SelfTuningRelay(Controller):

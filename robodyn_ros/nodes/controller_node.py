@@ -149,15 +149,19 @@ class _Timing:
         self.period = period
         self.periods = np.zeros(1 << 16)
         self.compute = np.zeros(1 << 16)
+        self.law = np.zeros(1 << 16)
         self.count = 0
         self.last = None
 
-    def record(self, start, end):
+    def record(self, start, end, law):
         if self.count == self.periods.size:
-            self.periods = np.concatenate([self.periods, np.zeros(self.periods.size)])
-            self.compute = np.concatenate([self.compute, np.zeros(self.compute.size)])
+            grow = np.zeros(self.periods.size)
+            self.periods = np.concatenate([self.periods, grow])
+            self.compute = np.concatenate([self.compute, grow])
+            self.law = np.concatenate([self.law, grow])
         self.periods[self.count] = start - self.last if self.last is not None else np.nan
         self.compute[self.count] = end - start
+        self.law[self.count] = law
         self.last = start
         self.count += 1
 
@@ -166,6 +170,8 @@ class _Timing:
         per = self.periods[lo:self.count]
         per = per[np.isfinite(per)]
         comp = self.compute[lo:self.count]
+        law = self.law[lo:self.count]
+        law = law[np.isfinite(law)]
         if per.size == 0:
             return {}
         late = per > 1.5 * self.period
@@ -182,6 +188,9 @@ class _Timing:
             'compute_p50_us': float(np.percentile(comp, 50) * 1e6),
             'compute_p99_us': float(np.percentile(comp, 99) * 1e6),
             'compute_max_us': float(comp.max() * 1e6),
+            'law_p50_us': float(np.percentile(law, 50) * 1e6) if law.size else math.nan,
+            'law_p99_us': float(np.percentile(law, 99) * 1e6) if law.size else math.nan,
+            'law_max_us': float(law.max() * 1e6) if law.size else math.nan,
         }
 
 
@@ -425,6 +434,7 @@ class ControllerNode(LifecycleNode):
         start = time.monotonic()
         ctl = self.controller
         q = self._q
+        law_time = math.nan
         if q is None:
             tau, status = ctl.fault(self._state_problem or 'no joint_states')
         elif start - self._state_time > self.values['state_timeout']:
@@ -438,13 +448,15 @@ class ControllerNode(LifecycleNode):
                     self._diff = FilteredDifference(self.period, self._diff_cutoff, ctl.n)
                 qd = self._diff.update(q)[1]
             ref = self._reference(q) if np.isfinite(q).all() else None
+            before = time.monotonic()
             tau, status = ctl.step(start, q, qd, ref)
+            law_time = time.monotonic() - before
         self._publish_torque(tau)
         self._cycle += 1
         if self._cycle % self.values['status_decimation'] == 0:
             self._publish_status(status, tau)
         self._diagnose(status)
-        self.timing.record(start, time.monotonic())
+        self.timing.record(start, time.monotonic(), law_time)
 
     def _publish_torque(self, tau):
         if self._pub_js is not None:
