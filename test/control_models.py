@@ -32,7 +32,7 @@ def two_link():
 
 @functools.lru_cache(maxsize=None)
 def two_link_frictionless():
-    """The two-link arm without friction."""
+    """Build the two-link arm without friction."""
     return without_friction(two_link())
 
 

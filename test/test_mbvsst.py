@@ -23,7 +23,7 @@ from robodyn_ros.model import load_robot
 
 
 def test_torque_is_ct_lme_plus_the_scaled_relay():
-    """tau = CT+LME torque + torque_scale * u, u = +-10 (Appendix C), summed before saturation."""
+    """Torque = CT+LME torque + torque_scale * u, u = +-10 (Appendix C), before saturation."""
     model = load_robot('ma3000')
     h = 1.0 / 121.0
     mb = MBVSST(model, h, initial_mass=1.5, torque_limit=np.inf)

@@ -26,7 +26,7 @@ from robodyn_ros.sim.runner import simulate
 
 
 def test_pid_law_and_integral():
-    """tau = Kp e + Kd e' + Ki integral(e), the integral by forward Euler."""
+    """Torque Kp e + Kd e' + Ki integral(e), the integral by forward Euler."""
     model = two_link()
     pid = PID(model, 0.01, [10.0, 20.0], [1.0, 2.0], [5.0, 6.0])
     ref = JointReference(np.array([0.3, -0.2]), np.array([0.5, 0.0]), np.zeros(2))

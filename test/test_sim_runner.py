@@ -44,7 +44,10 @@ def test_zero_order_hold_matches_stepping_the_plant_by_hand():
     """The plant sees each torque held for one period, integrated on its own sub-step."""
     model = two_link_frictionless()
     h = 0.01
-    torques = lambda t: np.array([np.sin(5 * t), np.cos(3 * t)])
+
+    def torques(t):
+        return np.array([np.sin(5 * t), np.cos(3 * t)])
+
     res = simulate(Plant(model, q0=[0.1, 0.2], dt=h / 5, friction=False),
                    _Recorder(model, h, torques), lambda t: JointReference.hold([0, 0]), 0.3)
     ref = Plant(model, q0=[0.1, 0.2], dt=h / 5, friction=False)

@@ -27,7 +27,7 @@ from robodyn_ros.sim.runner import simulate
 
 
 def test_law_and_adaptation_step():
-    """tau = Y a - K_D s and a += -h Gamma Y' s (checked against the regressor)."""
+    """Torque Y a - K_D s and update a += -h Gamma Y' s (against the regressor)."""
     model = two_link_frictionless()
     sl = SlotineLi(model, 0.01, [5.0, 4.0], [2.0, 1.0], gamma=0.5, torque_limit=np.inf)
     q, qd = np.array([0.1, 0.2]), np.array([0.3, -0.1])

@@ -84,7 +84,7 @@ class JointReference:
     @classmethod
     def hold(cls, q):
         """
-        Reference that holds a position at rest.
+        Build the reference that holds a position at rest.
 
         Parameters
         ----------
@@ -358,7 +358,7 @@ class Controller(ABC):
 
     def estimates(self):
         """
-        Current estimates of an adaptive law.
+        Report the current estimates of an adaptive law.
 
         Returns
         -------

@@ -80,7 +80,7 @@ class ComputedTorqueLME(ComputedTorque):
 
     @property
     def mass(self):
-        """Current payload estimate [kg] (float)."""
+        """Give the current payload estimate [kg] (float)."""
         return self.estimator.mass
 
     def _on_restart(self, t, q, qd):

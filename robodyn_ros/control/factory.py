@@ -152,7 +152,6 @@ def make_controller(law, model, period, options=None):
                   boundary=_opt(options, 'vsst_boundary', 0.0), **lme, **ct_args)
 
 
-
 def apply_gain(controller, name, value):
     """
     Change a gain of a running controller after checking it.

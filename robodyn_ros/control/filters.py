@@ -163,7 +163,7 @@ class StateVariableFilter:
 
     def outputs(self, u=None):
         """
-        Outputs for the current state.
+        Compute the outputs for the current state.
 
         Parameters
         ----------
@@ -186,7 +186,7 @@ class StateVariableFilter:
 
     def predict(self, u):
         """
-        Outputs one sample ahead if ``u`` is held over the next sample (state unchanged).
+        Predict the outputs one sample ahead with ``u`` held (state unchanged).
 
         Parameters
         ----------
@@ -208,7 +208,7 @@ class StateVariableFilter:
 
     def unit_response(self):
         """
-        Outputs after one sample of a unit input held from a zero state.
+        Compute the outputs after one sample of a held unit input from rest.
 
         Returns
         -------

@@ -69,7 +69,7 @@ class BaseParameterModel:
 
     def values(self, model):
         """
-        Base parameter values of another model with the same structure.
+        Compute the base parameters of another model with the same structure.
 
         Parameters
         ----------
@@ -88,7 +88,7 @@ class BaseParameterModel:
 
     def regressor(self, q, qd, qdd):
         """
-        Base regressor ``Y_b`` with ``tau = Y_b beta``.
+        Evaluate the base regressor ``Y_b`` with ``tau = Y_b beta``.
 
         Parameters
         ----------

@@ -171,7 +171,7 @@ class PayloadEstimator:
                  min_excitation=1e-6, settle_time=None):
         self.payload = payload
         n = payload.model.n
-        self.joints = np.array(sorted(set(int(j) for j in joints)), dtype=int)
+        self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)
         if self.joints.size == 0 or self.joints.min() < 0 or self.joints.max() >= n:
             raise InputError('joints', f'need joint indices in 0..{n - 1}, got {list(joints)}')
         if len(filter_coefficients) < 3:
@@ -190,7 +190,7 @@ class PayloadEstimator:
 
     @property
     def mass(self):
-        """Current estimate [kg] (float)."""
+        """Give the current estimate [kg] (float)."""
         return float(self.rls.theta[0])
 
     def restart_filters(self):

@@ -126,7 +126,7 @@ class SelfTuningComputedTorque(ComputedTorque):
 
     @property
     def beta(self):
-        """Current base-parameter estimate (numpy.ndarray, a copy)."""
+        """Give the current base-parameter estimate (numpy.ndarray, a copy)."""
         return self.rls.theta.copy()
 
     def _on_restart(self, t, q, qd):

@@ -111,7 +111,6 @@ def switching_gain(model, q, qd, qdd, *, inertial_error=0.1, friction_error=0.5,
     return (1.0 + margin) * accel_bound.max(axis=0) + per_joint(floor, n, 'floor', low=0.0)
 
 
-
 class SlidingMode(Controller):
     """
     Sliding-mode control with a boundary layer on computed-torque decoupling.

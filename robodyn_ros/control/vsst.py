@@ -131,8 +131,8 @@ class VariableStructureSelfTuner:
                  u_min=APPENDIX_C['u_min'], small=APPENDIX_C['small'],
                  integral_action=APPENDIX_C['integral_action'],
                  switched=APPENDIX_C['switched'], boundary=0.0, setpoint='model'):
-        a, b, p, c, cs = (_poly(v, k) for v, k in ((a, 'a'), (b, 'b'), (p, 'p'), (c, 'c'),
-                                                    (cs, 'cs')))
+        named = ((a, 'a'), (b, 'b'), (p, 'p'), (c, 'c'), (cs, 'cs'))
+        a, b, p, c, cs = (_poly(v, k) for v, k in named)
         if a.size < 2:
             raise InputError('a', 'the assumed system must have degree >= 1')
         eb, f = emulator_design(a, b, p, c)

@@ -166,7 +166,6 @@ def cosine_excursion(start, joint, amplitude, peak_velocity, joint_names, repeat
     total = repeats * 2.0 * math.pi / w
     pieces = max(8, int(math.ceil(total / 2e-3)))
     t = np.linspace(0.0, total, pieces + 1)
-    n = start.size
     q = np.tile(start, (t.size, 1))
     qd = np.zeros_like(q)
     qdd = np.zeros_like(q)

@@ -89,7 +89,7 @@ def _run(result, plant_model, q0, controller, reference, duration, label, plant_
 # ---------------------------------------------------------------------- seed 001
 def ct_perfect(robot='puma560', period=1e-3, omega=20.0, quick=False):
     """
-    Computed torque with a perfect model against the analytic critically damped response.
+    Compare computed torque on a perfect model with the analytic critically damped response.
 
     From an initial error ``e0`` (and ``e0' = 0``) while tracking a motion,
     the error of each joint must be ``e0 (1 + w t) exp(-w t)``.
@@ -256,8 +256,8 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
         sensor = Sensor(resolution=math.radians(270.0) / 4096, velocity='difference',
                         velocity_cutoff=30.0)
     elif conditions != 'simulation':
-        raise InputError('conditions', f"must be 'simulation' or 'experiment', got "
-                                       f"{conditions!r}")
+        raise InputError('conditions', "must be 'simulation' or 'experiment', got "
+                                       f'{conditions!r}')
     h = 1.0 / MIRAB_RATE
     start = np.radians([0.0, -90.0, 0.0])
     duration = 2.5 if quick else 900 * h
@@ -361,7 +361,7 @@ def boundary_layer(robot='ma3000', widths=(0.0, 0.02, 0.05, 0.1, 0.2, 0.5), peri
 # ---------------------------------------------------------------------- PID against CT
 def puma_ct_vs_pid(period=1e-3, omega=20.0, quick=False):
     """
-    Computed torque against triple-pole PID on a fast PUMA 560 motion.
+    Compare computed torque with triple-pole PID on a fast PUMA 560 motion.
 
     Joints 1-3 swing 1.5, 0.8 and 1.5 rad (wrist 0.5 rad) in 1 s and back,
     close to the velocity limits; both controllers use the same ``omega``.
@@ -387,7 +387,7 @@ def puma_ct_vs_pid(period=1e-3, omega=20.0, quick=False):
     q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.0, 0.0])
     amp = np.array([1.5, 0.8, 1.5, 0.5, 0.5, 0.5])
     ref = concatenate([rest_to_rest(q0, q0 + amp, 1.0, model.joint_names),
-                   rest_to_rest(q0 + amp, q0, 1.0, model.joint_names)])
+                       rest_to_rest(q0 + amp, q0, 1.0, model.joint_names)])
     duration = 1.2 if quick else 2.5
     a = max_joint_inertia(model)
     viscous = np.array([j.friction.viscous_pos for j in model.joints])
@@ -448,7 +448,7 @@ def self_tuning(robot='ma3000', fraction=0.3, cycles=6, period=2e-3, law='rls', 
     amp = 0.5 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle_t = 2.0
     one = concatenate([rest_to_rest(q0, q0 + amp, cycle_t / 2, truth.joint_names),
-                   rest_to_rest(q0 + amp, q0, cycle_t / 2, truth.joint_names)])
+                       rest_to_rest(q0 + amp, q0, cycle_t / 2, truth.joint_names)])
     ref = repeated(one, cycles)
     omega = 10.0
     if law == 'rls':
