@@ -218,7 +218,9 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
     along the 3-5-3 polynomial (0, 5, 25, 30 degrees; 2, 5, 2 s executed
     1.21 times faster, 900 samples in 7.44 s) or a square wave of period
     4.9 s; the plant carries a payload at the wrist that the controllers'
-    model does not have; CT gains Kp = 1600, Kv = 80.
+    model does not have; CT gains Kp = 1600, Kv = 80. CT+LME and MBVSST run
+    twice: with the thesis's estimator on the waist equation only, and with
+    the equations of all three joints.
 
     Conditions: ``'simulation'`` as the thesis's own simulations (the model
     is exact but for the payload; exact measurements); ``'experiment'`` adds
@@ -274,10 +276,14 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
                             f'{payload:g} kg payload, {conditions} conditions')
     extra = {} if relay_fraction is None else {'torque_scale': relay_fraction * np.array(
         model.effort_limits) / 10.0}
+    every = {'estimator_joints': (0, 1, 2)}
     controllers = [
         ('CT', ComputedTorque(model, h, 1600.0, 80.0)),
         ('CT+LME', ComputedTorqueLME(model, h, 1600.0, 80.0, initial_mass=initial_mass)),
         ('MBVSST', MBVSST(model, h, initial_mass=initial_mass, **extra)),
+        ('CT+LME (all joints)', ComputedTorqueLME(model, h, 1600.0, 80.0,
+                                                  initial_mass=initial_mass, **every)),
+        ('MBVSST (all joints)', MBVSST(model, h, initial_mass=initial_mass, **extra, **every)),
     ]
     rms = {}
     for label, ctl in controllers:
@@ -293,8 +299,9 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
     result.checks['rms_deg'] = rms
     best = {j: min(rms, key=lambda k: rms[k][j]) for j in range(3)}
     result.checks['best'] = best
-    result.lines.append('RMS error [deg] (waist, shoulder, elbow): ' + '; '.join(
-        f'{k} ' + ', '.join(f'{x:.4f}' for x in v) for k, v in rms.items()))
+    result.lines.append('RMS error [deg]          waist    shoulder     elbow')
+    for k, v in rms.items():
+        result.lines.append(f'  {k:20s} ' + '  '.join(f'{x:9.4f}' for x in v))
     result.lines.append('lowest RMS error per joint: ' + ', '.join(
         f'{name} {best[j]}' for j, name in enumerate(('waist', 'shoulder', 'elbow'))))
     return result
