@@ -88,3 +88,18 @@ def test_invalid_configuration():
     assert forgetting_from_time(0.01, 1.0) == pytest.approx(np.exp(-0.01))
     with pytest.raises(InputError):
         forgetting_from_time(0.01, 0.0)
+
+
+def test_single_parameter_path_equals_batch_least_squares():
+    """The scalar fast path (one parameter, several equations) is exact least squares."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(30, 3))
+    y = 2.5 * x + rng.normal(0, 0.01, x.shape)
+    rls = RecursiveLeastSquares([0.0], 1e9)
+    for k in range(30):
+        rls.update(x[k][:, None], y[k])
+    assert rls.theta[0] == pytest.approx(float((x * y).sum() / (x * x).sum()), rel=1e-6)
+    capped = RecursiveLeastSquares([0.0], 1.0, forgetting=0.5)
+    for _ in range(50):
+        capped.update([[0.0]], [0.0])
+    assert capped.covariance[0, 0] <= 1.0

@@ -187,6 +187,9 @@ class PayloadEstimator:
             raise InputError('settle_time', f'must be >= 0 s, got {settle_time}')
         self._settle = int(round(settle / period))
         self._count = 0
+        j = self.joints
+        contiguous = np.array_equal(j, np.arange(j[0], j[-1] + 1))
+        self._sel = slice(int(j[0]), int(j[-1]) + 1) if contiguous else j
 
     @property
     def mass(self):
@@ -228,10 +231,11 @@ class PayloadEstimator:
         if self._count <= self._settle + 2:
             return self.mass
         qf, qdf, qddf = fq[0], fq[1], fq[2]
-        ym = self.payload.regressor(qf, qdf, qddf)[self.joints]
+        sel = self._sel
+        ym = self.payload.regressor(qf, qdf, qddf)[sel]
         if not float(np.abs(ym).max()) >= self.min_excitation:   # also false for NaN
             return self.mass
-        psi = ftau[self.joints] - self.payload.base.inverse_dynamics(qf, qdf, qddf)[self.joints]
+        psi = ftau[sel] - self.payload.base.inverse_dynamics(qf, qdf, qddf)[sel]
         if np.isfinite(psi).all():
             self.rls._update_scalar(ym, psi)
         return self.mass

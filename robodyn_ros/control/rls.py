@@ -184,9 +184,8 @@ class RecursiveLeastSquares:
             p_new = p_old / (1.0 + p_old * sxx)
         theta = float(self.theta[0])
         theta += p_new * float(x @ (y - x * theta))
-        theta = min(max(theta, float(self.lower[0])), float(self.upper[0]))
-        self.theta = np.array([theta])
-        self.covariance = np.array([[p_new]])
+        self.theta[0] = min(max(theta, float(self.lower[0])), float(self.upper[0]))
+        self.covariance[0, 0] = p_new
         self.updates += 1
         return self.theta
 
