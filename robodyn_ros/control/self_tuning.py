@@ -83,9 +83,13 @@ class SelfTuningComputedTorque(ComputedTorque):
         RLS forgetting factor.
     variance_fraction : float
         Initial standard deviation of each parameter relative to its
-        initial value (with the box floor).
+        initial value (with the box floor): the prior belief in the model
+        (0.3: about 30 %). Larger values learn faster but pass through
+        wilder estimates (a mass matrix that is not positive definite)
+        in the first seconds.
     bound_fraction : float
-        Relative half-width of the estimate box.
+        Relative half-width of the estimate box (0.5: each base parameter
+        stays within 50 % of its initial value).
     friction : str
         Friction columns of the regressor.
     filter_coefficients : sequence of float, optional
@@ -103,8 +107,8 @@ class SelfTuningComputedTorque(ComputedTorque):
     law = 'self_tuning_ct'
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
-                 form='tracking', ki=0.0, forgetting=0.999, variance_fraction=1.0,
-                 bound_fraction=1.0, friction='auto', filter_coefficients=DEFAULT_FILTER,
+                 form='tracking', ki=0.0, forgetting=0.999, variance_fraction=0.3,
+                 bound_fraction=0.5, friction='auto', filter_coefficients=DEFAULT_FILTER,
                  adapt=True, parameter_model=None, **kwargs):
         super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
                          **kwargs)
