@@ -66,6 +66,9 @@ def main(argv=None):
     parser.add_argument('--rate', type=float, default=1000.0)
     parser.add_argument('--duration', type=float, default=60.0)
     parser.add_argument('--backend', default='auto')
+    parser.add_argument('--state-rate', type=float, default=None,
+                        help='joint_states publishing rate [Hz] (default: the control rate)')
+    parser.add_argument('--loop', default='thread', choices=('thread', 'timer'))
     parser.add_argument('--json', action='store_true')
     args = parser.parse_args(argv)
 
@@ -87,7 +90,8 @@ def main(argv=None):
         [sys.executable, '-m', 'robodyn_ros.nodes.controller_node', '--ros-args',
          '-p', f'robot:={args.robot}', '-p', f'law:={args.law}', '-p', f'rate:={args.rate}',
          '-p', f'timing_log:={log}', '-p', f'backend:={args.backend}',
-         '-p', 'state_timeout:=0.05', '-p', 'status_decimation:=10'],
+         '-p', 'state_timeout:=0.05', '-p', 'status_decimation:=10',
+         '-p', f'loop:={args.loop}'],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     rclpy.init()
@@ -109,7 +113,7 @@ def main(argv=None):
         pub.publish(JointState(name=names, position=(qs + rng.normal(0, 1e-4, model.n)).tolist(),
                                velocity=(qds + rng.normal(0, 1e-3, model.n)).tolist()))
 
-    feeder.create_timer(1.0 / args.rate, tick)
+    feeder.create_timer(1.0 / (args.state_rate or args.rate), tick)
     executor = SingleThreadedExecutor()
     executor.add_node(feeder)
     stop = threading.Event()
@@ -133,12 +137,16 @@ def main(argv=None):
         return 1
     with open(log, encoding='utf-8') as fh:
         stats = json.load(fh)
-    stats.update({'robot': args.robot, 'duration_s': args.duration})
+    stats.update({'robot': args.robot, 'duration_s': args.duration, 'loop': args.loop,
+                  'state_rate_hz': args.state_rate or args.rate,
+                  'load_average_1min_after': os.getloadavg()[0]})
     if args.json:
         print(json.dumps(stats, indent=2))
         return 0
-    print(f'controller node: {stats["law"]} on {args.robot}, {stats["rate_hz"]:g} Hz, '
-          f'{stats["backend"]} dynamics, {stats["cycles"]} cycles')
+    print(f'controller node: {stats["law"]} on {args.robot}, {stats["rate_hz"]:g} Hz '
+          f'({args.loop} loop), {stats["backend"]} dynamics, joint_states at '
+          f'{stats["state_rate_hz"]:g} Hz, {stats["cycles"]} cycles in {args.duration:g} s, '
+          f'load average {stats["load_average_1min_after"]:.2f}')
     print(f'  period p50 / p99 / max      {stats["period_p50_ms"]:.3f} / '
           f'{stats["period_p99_ms"]:.3f} / {stats["period_max_ms"]:.3f} ms')
     print(f'  jitter p99 (|period - T|)   {stats["jitter_p99_ms"]:.3f} ms')

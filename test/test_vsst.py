@@ -101,3 +101,21 @@ def test_configuration_errors_and_the_controller():
     ctl = SelfTuningRelay(model, H, 2.0, joints=[0])
     tau, _ = ctl.step(0.0, np.zeros(3), np.zeros(3), JointReference.hold([0.1, 0.1, 0.1]))
     assert tau[0] == 20.0 and tau[1] == 0.0 and tau[2] == 0.0
+
+
+def test_compiled_sample_equals_the_numpy_code():
+    """With numba the tuner computes the same outputs, estimates and covariances."""
+    from robodyn_ros.control import fast_tuner
+    rng = np.random.default_rng(3)
+    fast = VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0])
+    slow = VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0], accelerate=False)
+    # Without numba both run the numpy code (and the comparison is trivially true).
+    assert fast.accelerated == fast_tuner.AVAILABLE and not slow.accelerated
+    y = np.zeros(3)
+    for k in range(300):
+        y = y + rng.normal(0, 0.01, 3)
+        w = np.sin(0.1 * k) * np.array([0.1, -0.2, 0.3])
+        assert np.allclose(fast.update(y, w), slow.update(y, w), rtol=1e-9, atol=1e-12)
+        assert np.allclose(fast.theta, slow.theta, rtol=1e-9, atol=1e-12)
+        assert np.allclose(fast.residual, slow.residual, rtol=1e-9, atol=1e-12)
+    assert np.allclose(fast.cov, slow.cov, rtol=1e-7, atol=1e-9)

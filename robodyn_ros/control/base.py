@@ -233,11 +233,15 @@ def _vector(value, n):
     """Return a finite float (n,) array, or None."""
     if value is None:
         return None
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if arr.shape != (n,) or not np.isfinite(arr).all():
+    if type(value) is np.ndarray and value.dtype == np.float64:
+        arr = value
+    else:
+        try:
+            arr = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            return None
+    # A NaN or an infinity anywhere makes the sum non-finite (fast check).
+    if arr.shape != (n,) or not math.isfinite(arr.sum()):
         return None
     return arr
 

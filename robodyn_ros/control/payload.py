@@ -179,14 +179,20 @@ class PayloadEstimator:
                                                     'filter must give an acceleration)')
         self.rls = RecursiveLeastSquares([initial], variance, forgetting, bounds[0], bounds[1])
         self.min_excitation = float(min_excitation)
-        self._q_filter = StateVariableFilter(filter_coefficients, period, n, hold='linear')
-        self._tau_filter = StateVariableFilter(filter_coefficients, period, n, hold='zero')
-        c = self._q_filter.coefficients
+        # One filter, 2n channels: positions (linear hold) then torques (zero hold).
+        self._filter = StateVariableFilter(filter_coefficients, period, 2 * n, hold='linear')
+        self._n = n
+        c = self._filter.coefficients
         settle = c[-2] / c[-1] if settle_time is None else float(settle_time)
         if not settle >= 0.0:
             raise InputError('settle_time', f'must be >= 0 s, got {settle_time}')
         self._settle = int(round(settle / period))
         self._count = 0
+        self._x = None
+        self._no_slope = np.zeros(n)
+        f = self._filter
+        self._phi, self._g0, self._g1 = f._phi, f._g0[:, None], f._g1[:, None]
+        self._row, self._b_last = f._row, f._b_last
         j = self.joints
         contiguous = np.array_equal(j, np.arange(j[0], j[-1] + 1))
         self._sel = slice(int(j[0]), int(j[-1]) + 1) if contiguous else j
@@ -198,8 +204,7 @@ class PayloadEstimator:
 
     def restart_filters(self):
         """Restart the filters (after a gap in the data); keep the estimate."""
-        self._q_filter.reset()
-        self._tau_filter.reset()
+        self._x = None
         self._count = 0
 
     def update(self, q, tau_applied):
@@ -219,18 +224,29 @@ class PayloadEstimator:
             Estimate [kg].
 
         """
-        fq = self._q_filter.update(q)
+        n = self._n
         self._count += 1
         if self._count == 1:
-            # No torque has been applied yet: only the position filter starts.
+            # No torque has been applied yet: only remember the position.
+            self._q_prev = q.copy()
             return self.mass
         if self._count == 2:
-            # Start the torque filter at the steady state of the first torque.
-            self._tau_filter.reset(tau_applied)
-        ftau = self._tau_filter.update(tau_applied)[0]
+            # Start every channel at the steady state of its first value.
+            self._x = np.zeros((self._filter.order, 2 * n))
+            self._x[0, :n] = self._q_prev / self._filter.coefficients[-1]
+            self._x[0, n:] = tau_applied / self._filter.coefficients[-1]
+        # Positions interpolated linearly over the sample, torques held (zero order).
+        held = np.concatenate((self._q_prev, tau_applied))
+        slope = np.concatenate((q - self._q_prev, self._no_slope))
+        x = self._phi @ self._x + self._g0 * held + self._g1 * slope
+        self._x = x
+        self._q_prev = q.copy()
         if self._count <= self._settle + 2:
             return self.mass
-        qf, qdf, qddf = fq[0], fq[1], fq[2]
+        # Filtered position, velocity, acceleration (s^i q / C) and torque (tau / C).
+        qf, qdf = x[0, :n], x[1, :n]
+        qddf = x[2, :n] if x.shape[0] > 2 else self._row @ x[:, :n] + self._b_last * q
+        ftau = x[0, n:]
         sel = self._sel
         ym = self.payload.regressor(qf, qdf, qddf)[sel]
         if not float(np.abs(ym).max()) >= self.min_excitation:   # also false for NaN

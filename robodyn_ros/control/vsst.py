@@ -51,6 +51,7 @@ different filter, whose expression is lost.
 
 import numpy as np
 
+from . import fast_tuner
 from .base import Controller, per_joint
 from .filters import StateVariableFilter
 from ..errors import InputError
@@ -121,6 +122,9 @@ class VariableStructureSelfTuner:
         Boundary layer ``Phi`` (replaces the relay when > 0).
     setpoint : {'model', 'position'}
         See the module docstring.
+    accelerate : bool
+        Use the compiled sample of :mod:`.fast_tuner` when numba is
+        installed (same numbers as the numpy code).
 
     """
 
@@ -130,7 +134,8 @@ class VariableStructureSelfTuner:
                  forget_time=APPENDIX_C['forget_time'], u_max=APPENDIX_C['u_max'],
                  u_min=APPENDIX_C['u_min'], small=APPENDIX_C['small'],
                  integral_action=APPENDIX_C['integral_action'],
-                 switched=APPENDIX_C['switched'], boundary=0.0, setpoint='model'):
+                 switched=APPENDIX_C['switched'], boundary=0.0, setpoint='model',
+                 accelerate=True):
         named = ((a, 'a'), (b, 'b'), (p, 'p'), (c, 'c'), (cs, 'cs'))
         a, b, p, c, cs = (_poly(v, k) for v, k in named)
         if a.size < 2:
@@ -169,7 +174,13 @@ class VariableStructureSelfTuner:
         h = self.period
         self._build_banks([StateVariableFilter(c, h), StateVariableFilter(np.polymul(c, cs), h),
                            StateVariableFilter(cs, h)])
+        self.accelerated = bool(accelerate and fast_tuner.AVAILABLE)
         self.reset()
+        if self.accelerated:
+            # Compile (or load from the cache) now, not in the first control step.
+            self.update(np.zeros(self.n), np.zeros(self.n))
+            self.update(np.zeros(self.n), np.zeros(self.n))
+            self.reset()
 
     def _build_banks(self, filters):
         """
@@ -309,6 +320,14 @@ class VariableStructureSelfTuner:
 
         """
         z = self._z
+        if self.accelerated and self._started:
+            u = fast_tuner.tuner_step(
+                z, self._a, self._b[:, 0], np.ascontiguousarray(y, dtype=float), self._m_id,
+                self._m_target, self._m_em, self.theta, self.cov, self.forgetting,
+                self.initial_variance, self._lower, self._upper, self._unit, self._ng,
+                np.ascontiguousarray(w, dtype=float), self.small, self.u_min, self.u_max,
+                self.switched, self.boundary, True, self._iu, self.residual)
+            return u
         if not self._started:
             # Steady state of the current input (zero) and angle.
             z = np.outer(self._dc_u, z[self._iu]) + np.outer(self._dc_y, y)

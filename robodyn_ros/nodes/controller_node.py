@@ -43,6 +43,7 @@ measured first (``idle_reference: hold_position``) or gives the gravity hold
 (``idle_reference: none``).
 """
 
+from array import array
 import json
 import math
 import threading
@@ -66,8 +67,8 @@ from .runner import run_node
 from ..control.base import JointReference, Mode
 from ..control.factory import apply_gain, LAWS, LIVE_GAINS, make_controller
 from ..control.filters import FilteredDifference
+from ..control.reference import ReferenceSampler
 from ..errors import RobodynError
-from ..planning.trajectory import SampledTrajectory
 
 TRAJECTORY_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                             reliability=ReliabilityPolicy.RELIABLE)
@@ -135,6 +136,9 @@ def parameter_specs():
                   choices=('hold_position', 'none'), read_only=True),
         ParamSpec('status_decimation', 10, 'Publish error and estimates every N cycles',
                   low=1, high=100000),
+        ParamSpec('loop', 'thread', 'Control loop driver: a dedicated thread sleeping to '
+                  'absolute deadlines (steadier at high rates) or an rclpy timer',
+                  choices=('thread', 'timer'), read_only=True),
         ParamSpec('autostart', True, 'Configure and activate at start-up', read_only=True),
         ParamSpec('timing_log', '', 'Write loop timing statistics (JSON) to this file at '
                   'shutdown (empty: none)', read_only=True),
@@ -212,6 +216,9 @@ class ControllerNode(LifecycleNode):
         self.model = None
         self.timing = None
         self._timer = None
+        self._thread = None
+        self._running = False
+        self._wake = threading.Event()
         self._subs = []
         self._pubs = []
         self._pub_js = self._pub_fc = None
@@ -296,6 +303,8 @@ class ControllerNode(LifecycleNode):
         self._pub_est = self.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
         self._pubs = [p for p in (self._pub_js, self._pub_fc, self._pub_err, self._pub_mass,
                                   self._pub_est) if p is not None]
+        self._cmd_js = JointState(name=list(self.joint_names))
+        self._cmd_fc = Float64MultiArray()
         self.timing = _Timing(self.period)
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
@@ -308,7 +317,14 @@ class ControllerNode(LifecycleNode):
         self.controller.fault('activating')
         self._idle = None
         self._active = True
-        self._timer = self.create_timer(self.period, self._control_step)
+        if self.values['loop'] == 'timer':
+            self._timer = self.create_timer(self.period, self._control_step)
+        else:
+            self._running = True
+            self._wake.clear()
+            self._thread = threading.Thread(target=self._run_loop, name='control_loop',
+                                            daemon=True)
+            self._thread.start()
         self.diag.update(OK, 'active')
         return super().on_activate(state)
 
@@ -325,7 +341,7 @@ class ControllerNode(LifecycleNode):
 
     def on_shutdown(self, state):
         """Zero torque, then release everything (lifecycle callback)."""
-        if self._timer is not None:
+        if self._looping:
             self._stop_loop('shutting down')
         self._release()
         return TransitionCallbackReturn.SUCCESS
@@ -338,7 +354,7 @@ class ControllerNode(LifecycleNode):
         rclpy has already shut it down, and the receiver's own watchdog must
         treat the silent controller as stale.
         """
-        if self._timer is not None:
+        if self._looping:
             try:
                 self._stop_loop('process exit')
             except Exception:  # context already shut down: nothing can be sent
@@ -351,7 +367,47 @@ class ControllerNode(LifecycleNode):
                            'backend': self.controller.dynamics.backend if self.controller
                            else None, **self.timing.stats()}, fh, indent=2)
 
+    def destroy_node(self):
+        """Stop the loop thread before the node's entities go away."""
+        self._running = False
+        self._wake.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2.0)
+        super().destroy_node()
+
+    @property
+    def _looping(self):
+        return self._timer is not None or self._thread is not None
+
+    def _run_loop(self):
+        """Run control steps at absolute deadlines until stopped (loop thread)."""
+        period = self.period
+        deadline = time.monotonic() + period
+        while self._running:
+            delay = deadline - time.monotonic()
+            if delay > 0.0 and self._wake.wait(delay):
+                break
+            if not self._running:
+                break
+            try:
+                self._control_step()
+            except Exception as exc:  # node or context torn down under the loop
+                if self._running and self.context.ok():
+                    self.get_logger().error(f'control loop stopped: {exc}')
+                self._running = False
+                break
+            deadline += period
+            late = time.monotonic() - deadline
+            if late > period:   # fell behind: skip the missed periods, keep the phase
+                deadline += period * math.ceil(late / period)
+
     def _stop_loop(self, reason):
+        self._running = False
+        self._wake.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2.0)
         with self._lock:
             self._active = False
             if self._timer is not None:
@@ -390,9 +446,11 @@ class ControllerNode(LifecycleNode):
             self._q = None
             return
         idx = self._js_index
-        self._q = np.asarray(msg.position, dtype=float)[idx]
+        self._q = np.frombuffer(msg.position, dtype=float)[idx] if isinstance(
+            msg.position, array) else np.asarray(msg.position, dtype=float)[idx]
         if self.values['velocity_source'] == 'message':
-            self._qd = np.asarray(msg.velocity, dtype=float)[idx]
+            self._qd = np.frombuffer(msg.velocity, dtype=float)[idx] if isinstance(
+                msg.velocity, array) else np.asarray(msg.velocity, dtype=float)[idx]
         self._state_time = time.monotonic()
         self._state_problem = ''
 
@@ -401,9 +459,8 @@ class ControllerNode(LifecycleNode):
             arr = trajectory_arrays(msg, self.joint_names)
             if arr['positions'] is None or len(arr['times']) == 0:
                 raise ValueError('no positions')
-            traj = SampledTrajectory(self.joint_names, arr['times'] - arr['times'][0],
-                                     arr['positions'], arr['velocities'],
-                                     arr['accelerations'])
+            traj = ReferenceSampler(arr['times'], arr['positions'], arr['velocities'],
+                                    arr['accelerations'])
         except (ValueError, RobodynError) as exc:
             self.get_logger().warning(f'planned_trajectory rejected: {exc}')
             self.diag.update(WARN, f'planned_trajectory rejected: {exc}')
@@ -414,10 +471,9 @@ class ControllerNode(LifecycleNode):
         self._traj_start = (stamp if stamp > 0.0 else now) + offset
         self._trajectory = traj
 
-    def _reference(self, q):
+    def _reference(self, q, now):
         if self._trajectory is not None:
-            t = self.get_clock().now().nanoseconds * 1e-9 - self._traj_start
-            return JointReference(*self._trajectory.sample(t))
+            return self._trajectory.reference(now.nanoseconds * 1e-9 - self._traj_start)
         if self.values['idle_reference'] == 'none':
             return None
         if self._idle is None:
@@ -432,6 +488,7 @@ class ControllerNode(LifecycleNode):
 
     def _cycle_once(self):
         start = time.monotonic()
+        now = self.get_clock().now()
         ctl = self.controller
         q = self._q
         law_time = math.nan
@@ -447,26 +504,30 @@ class ControllerNode(LifecycleNode):
                 if self._diff is None:
                     self._diff = FilteredDifference(self.period, self._diff_cutoff, ctl.n)
                 qd = self._diff.update(q)[1]
-            ref = self._reference(q) if np.isfinite(q).all() else None
+            ref = self._reference(q, now) if np.isfinite(q).all() else None
             before = time.monotonic()
             tau, status = ctl.step(start, q, qd, ref)
             law_time = time.monotonic() - before
-        self._publish_torque(tau)
+        self._publish_torque(tau, now)
         self._cycle += 1
         if self._cycle % self.values['status_decimation'] == 0:
-            self._publish_status(status, tau)
+            self._publish_status(status, tau, now)
         self._diagnose(status)
         self.timing.record(start, time.monotonic(), law_time)
 
-    def _publish_torque(self, tau):
+    def _publish_torque(self, tau, now=None):
         if self._pub_js is not None:
-            stamp = self.get_clock().now().to_msg()
-            self._pub_js.publish(joint_state_msg(self.joint_names, stamp, effort=tau))
+            msg = self._cmd_js
+            msg.header.stamp = (now or self.get_clock().now()).to_msg()
+            msg.effort = tau.tolist()
+            self._pub_js.publish(msg)
         if self._pub_fc is not None:
-            self._pub_fc.publish(Float64MultiArray(data=tau.tolist()))
+            msg = self._cmd_fc
+            msg.data = tau.tolist()
+            self._pub_fc.publish(msg)
 
-    def _publish_status(self, status, tau):
-        stamp = self.get_clock().now().to_msg()
+    def _publish_status(self, status, tau, now):
+        stamp = now.to_msg()
         if status.error is not None and status.error.size == self.controller.n:
             self._pub_err.publish(joint_state_msg(self.joint_names, stamp,
                                                   position=status.error, effort=tau))

@@ -15,6 +15,7 @@
 """PNG plots of closed-loop runs (matplotlib, no display needed)."""
 
 import os
+import textwrap
 
 import numpy as np
 
@@ -43,7 +44,7 @@ def _per_joint(plt, runs, values, ylabel, title, path):
     for k in range(n, rows * cols):
         axes[k % rows, k // rows].set_visible(False)
     axes[0, 0].legend(fontsize=7, loc='best')
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle('\n'.join(textwrap.wrap(title, 70 * cols)), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -89,7 +90,7 @@ def plot_runs(runs, folder, stem, title=''):
         ax.set_ylabel('payload estimate [kg]')
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-        ax.set_title(f'{title}: payload estimate', fontsize=10)
+        ax.set_title('\n'.join(textwrap.wrap(f'{title}: payload estimate', 80)), fontsize=9)
         fig.tight_layout()
         path = os.path.join(folder, f'{stem}_payload.png')
         fig.savefig(path, dpi=110)

@@ -375,8 +375,9 @@ def puma_ct_vs_pid(period=1e-3, omega=20.0, quick=False):
     """
     Compare computed torque with triple-pole PID on a fast PUMA 560 motion.
 
-    Joints 1-3 swing 1.5, 0.8 and 1.5 rad (wrist 0.5 rad) in 1 s and back,
-    close to the velocity limits; both controllers use the same ``omega``.
+    Joints 1-3 swing 1.0, 0.8 and 1.5 rad (wrist 0.5 rad) in 1 s and back
+    (peak speeds 1.9, 1.5 and 2.8 rad/s, within the torque limits); both
+    controllers use the same ``omega``.
     PID gains by seed 001 eq. 9.10 at the largest diagonal inertia; CT with
     the exact model.
 
@@ -397,7 +398,7 @@ def puma_ct_vs_pid(period=1e-3, omega=20.0, quick=False):
     """
     model = load_robot('puma560')
     q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.0, 0.0])
-    amp = np.array([1.5, 0.8, 1.5, 0.5, 0.5, 0.5])
+    amp = np.array([1.0, 0.8, 1.5, 0.5, 0.5, 0.5])
     ref = concatenate([rest_to_rest(q0, q0 + amp, 1.0, model.joint_names),
                        rest_to_rest(q0 + amp, q0, 1.0, model.joint_names)])
     duration = 1.2 if quick else 2.5
