@@ -54,6 +54,7 @@ setup(
         'console_scripts': [
             'robodyn = robodyn_ros.cli.main:main',
             'controller = robodyn_ros.nodes.controller_node:main',
+            'trajectory_planner = robodyn_ros.nodes.trajectory_planner_node:main',
         ],
     },
 )

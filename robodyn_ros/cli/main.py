@@ -28,9 +28,12 @@ from ..errors import RobodynError
 
 #: Sub-command name -> module (relative to this package).
 COMMANDS = {
+    'bench': '.bench_cmd',
+    'codegen': '.codegen_cmd',
     'model': '.model_cmd',
     'check': '.check_cmd',
     'sim': '.sim_cmd',
+    'bench-planner': '.bench_planner',
 }
 
 
