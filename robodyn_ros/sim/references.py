@@ -16,9 +16,9 @@
 Reference motions of the seed experiments (local to the simulation scenarios).
 
 These build :class:`~robodyn_ros.planning.trajectory.PiecewisePolynomialTrajectory`
-values for the closed-loop scenarios: seed 003's 3-5-3 polynomial and square
-wave, seed 002's sinusoidal joint motion, and a rest-to-rest quintic. They are
-kept here, next to the scenarios, rather than in the planner.
+values for the closed-loop scenarios: seed 003's 3-5-3 polynomial (from the
+planner) and square wave, seed 002's sinusoidal joint motion, and a
+rest-to-rest quintic.
 """
 
 import math
@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from ..errors import InputError
+from ..planning.multi_segment import three_five_three as planned_three_five_three
 from ..planning.trajectory import PiecewisePolynomialTrajectory
 
 
@@ -56,12 +57,11 @@ def hermite_quintic(p0, v0, a0, p1, v1, a1, duration):
 
 def three_five_three(start, waypoints, durations, joint_names):
     """
-    Seed 003's 3-5-3 trajectory: cubic, quintic, cubic through four points.
+    Seed 003's 3-5-3 trajectory for every joint from a start pose.
 
-    Starts and ends at rest; the quintic middle segment matches the
-    cubics' velocity and acceleration at its ends (eqs. 7.1-7.3, Appendix A
-    without its defects: the velocities and accelerations are the true
-    derivatives).
+    A thin wrapper of :func:`robodyn_ros.planning.multi_segment.three_five_three`
+    (cubic, quintic, cubic, from rest to rest, eqs. 7.1-7.3) with the same
+    offsets added to every joint's start position.
 
     Parameters
     ----------
@@ -83,18 +83,10 @@ def three_five_three(start, waypoints, durations, joint_names):
 
     """
     start = np.asarray(start, dtype=float)
-    p = [start + w for w in waypoints]
-    if len(p) != 4 or len(durations) != 3 or min(durations) <= 0.0:
-        raise InputError('durations', 'need four waypoints and three positive durations')
-    t1, t2, tn = (float(x) for x in durations)
-    zero = np.zeros_like(start)
-    d1, dn = p[1] - p[0], p[3] - p[2]
-    v1, a1 = 3 * d1 / t1, 6 * d1 / t1 ** 2
-    v2, a2 = 3 * dn / tn, -6 * dn / tn ** 2
-    coeffs = np.stack([hermite_quintic(p[0], zero, zero, p[1], v1, a1, t1),
-                       hermite_quintic(p[1], v1, a1, p[2], v2, a2, t2),
-                       hermite_quintic(p[2], v2, a2, p[3], zero, zero, tn)])
-    return PiecewisePolynomialTrajectory(joint_names, [0.0, t1, t1 + t2, t1 + t2 + tn], coeffs)
+    if len(waypoints) != 4:
+        raise InputError('waypoints', f'need four waypoints, got {len(waypoints)}')
+    points = np.array([start + float(w) for w in waypoints])
+    return planned_three_five_three(points, durations, list(joint_names))
 
 
 def square_wave(start, amplitude, period, duration, joint_names):
