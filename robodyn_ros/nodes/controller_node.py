@@ -52,150 +52,28 @@ import time
 import numpy as np
 from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
-from rclpy.parameter import Parameter
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, qos_profile_system_default,
                        QoSProfile, ReliabilityPolicy)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
 from trajectory_msgs.msg import JointTrajectory
 
+from .controller_params import parameter_specs
 from .conversions import joint_state_msg, order_index, to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
-from .model_source import load_model, model_parameters
-from .params import declare, ParamSpec
+from .loop_timing import LoopTiming
+from .model_source import load_model
+from .params import declare
 from .runner import run_node
 from ..control.base import JointReference, Mode
-from ..control.factory import apply_gain, LAWS, LIVE_GAINS, make_controller
+from ..control.factory import apply_gain, LIVE_GAINS, make_controller
 from ..control.filters import FilteredDifference
 from ..control.reference import ReferenceSampler
 from ..errors import RobodynError
 
 TRAJECTORY_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                             reliability=ReliabilityPolicy.RELIABLE)
-DOUBLES = Parameter.Type.DOUBLE_ARRAY
 _LIVE = sorted({g for gains in LIVE_GAINS.values() for g in gains})
-
-
-def parameter_specs():
-    """
-    Parameters of the controller node.
-
-    Returns
-    -------
-    list of ParamSpec
-        Model source, law, rate, gains, limits, safety and output options.
-
-    """
-    specs = model_parameters('')
-    specs += [
-        ParamSpec('law', 'computed_torque', 'Control law', choices=LAWS, read_only=True),
-        ParamSpec('rate', 1000.0, 'Control rate [Hz]', low=1.0, high=10000.0, read_only=True),
-        ParamSpec('joints', None, 'Controlled joints in order (default: the model joints)',
-                  kind=Parameter.Type.STRING_ARRAY, read_only=True),
-        ParamSpec('omega', 20.0, 'Closed-loop natural frequency for gains from poles [rad/s]',
-                  low=0.1, high=1000.0, read_only=True),
-        ParamSpec('zeta', 1.0, 'Damping ratio for gains from poles', low=0.1, high=10.0,
-                  read_only=True),
-        ParamSpec('form', 'tracking', 'Computed-torque form',
-                  choices=('tracking', 'regulation', 'predictive'), read_only=True),
-        ParamSpec('kp', None, 'Proportional gains per joint (empty: from omega) [1/s^2 for '
-                  'model-based laws, N m/rad for PID]', kind=DOUBLES, low=0.0),
-        ParamSpec('kd', None, 'Derivative gains per joint (empty: from omega)', kind=DOUBLES,
-                  low=0.0),
-        ParamSpec('ki', None, 'Integral gains per joint (empty: 0, PID: triple pole)',
-                  kind=DOUBLES, low=0.0),
-        ParamSpec('lam', None, 'Sliding-surface slope per joint (empty: omega) [1/s]',
-                  kind=DOUBLES, low=0.0),
-        ParamSpec('gain', None, 'Sliding-mode switching gain per joint (empty: omega^2) '
-                  '[rad/s^2]', kind=DOUBLES, low=0.0),
-        ParamSpec('boundary', None, 'Sliding-mode boundary layer per joint (empty: 0.05) '
-                  '[rad/s]', kind=DOUBLES, low=0.0),
-        ParamSpec('torque_limit', None, 'Torque limits per joint (empty: model effort limits) '
-                  '[N m]', kind=DOUBLES, low=0.0, read_only=True),
-        ParamSpec('payload_frame', '', 'Frame of the estimated payload (empty: end effector)',
-                  read_only=True),
-        ParamSpec('initial_mass', 0.0, 'Initial payload estimate [kg]', low=0.0, high=1000.0,
-                  read_only=True),
-        ParamSpec('forgetting', 0.98, 'RLS forgetting factor', low=0.5, high=1.0,
-                  read_only=True),
-        ParamSpec('relay_fraction', 0.05, 'MBVSST relay amplitude / torque limit', low=0.0,
-                  high=1.0, read_only=True),
-        ParamSpec('backend', 'auto', 'Dynamics backend', choices=('auto', 'codegen', 'numpy'),
-                  read_only=True),
-        ParamSpec('state_timeout', 0.05, 'Age after which joint_states is stale [s]',
-                  low=1e-4, high=10.0),
-        ParamSpec('velocity_source', 'message', 'Velocity from joint_states or by filtered '
-                  'differences of its positions', choices=('message', 'difference'),
-                  read_only=True),
-        ParamSpec('velocity_cutoff', 100.0, 'Cut-off of the filtered difference [Hz]',
-                  low=0.1, high=5000.0, read_only=True),
-        ParamSpec('effort_controller', '', 'Empty: publish joint_commands '
-                  '(sensor_msgs/JointState effort); a ros2_control forward command controller '
-                  'name: publish <name>/commands (std_msgs/Float64MultiArray)', read_only=True),
-        ParamSpec('idle_reference', 'hold_position', 'Reference before any trajectory',
-                  choices=('hold_position', 'none'), read_only=True),
-        ParamSpec('status_decimation', 10, 'Publish error and estimates every N cycles',
-                  low=1, high=100000),
-        ParamSpec('loop', 'thread', 'Control loop driver: a dedicated thread sleeping to '
-                  'absolute deadlines (steadier at high rates) or an rclpy timer',
-                  choices=('thread', 'timer'), read_only=True),
-        ParamSpec('autostart', True, 'Configure and activate at start-up', read_only=True),
-        ParamSpec('timing_log', '', 'Write loop timing statistics (JSON) to this file at '
-                  'shutdown (empty: none)', read_only=True),
-    ]
-    return specs
-
-
-class _Timing:
-    """Loop period and compute time of every cycle."""
-
-    def __init__(self, period):
-        self.period = period
-        self.periods = np.zeros(1 << 16)
-        self.compute = np.zeros(1 << 16)
-        self.law = np.zeros(1 << 16)
-        self.count = 0
-        self.last = None
-
-    def record(self, start, end, law):
-        if self.count == self.periods.size:
-            grow = np.zeros(self.periods.size)
-            self.periods = np.concatenate([self.periods, grow])
-            self.compute = np.concatenate([self.compute, grow])
-            self.law = np.concatenate([self.law, grow])
-        self.periods[self.count] = start - self.last if self.last is not None else np.nan
-        self.compute[self.count] = end - start
-        self.law[self.count] = law
-        self.last = start
-        self.count += 1
-
-    def stats(self, window=None):
-        lo = 0 if window is None else max(0, self.count - window)
-        per = self.periods[lo:self.count]
-        per = per[np.isfinite(per)]
-        comp = self.compute[lo:self.count]
-        law = self.law[lo:self.count]
-        law = law[np.isfinite(law)]
-        if per.size == 0:
-            return {}
-        late = per > 1.5 * self.period
-        skipped = np.maximum(np.round(per / self.period) - 1.0, 0.0)
-        return {
-            'cycles': int(comp.size),
-            'period_p50_ms': float(np.percentile(per, 50) * 1e3),
-            'period_p99_ms': float(np.percentile(per, 99) * 1e3),
-            'period_max_ms': float(per.max() * 1e3),
-            'jitter_p99_ms': float(np.percentile(np.abs(per - self.period), 99) * 1e3),
-            'missed_deadlines': int(late.sum()),
-            'missed_percent': float(100.0 * late.mean()),
-            'skipped_periods': int(skipped.sum()),
-            'compute_p50_us': float(np.percentile(comp, 50) * 1e6),
-            'compute_p99_us': float(np.percentile(comp, 99) * 1e6),
-            'compute_max_us': float(comp.max() * 1e6),
-            'law_p50_us': float(np.percentile(law, 50) * 1e6) if law.size else math.nan,
-            'law_p99_us': float(np.percentile(law, 99) * 1e6) if law.size else math.nan,
-            'law_max_us': float(law.max() * 1e6) if law.size else math.nan,
-        }
 
 
 class ControllerNode(LifecycleNode):
@@ -305,7 +183,7 @@ class ControllerNode(LifecycleNode):
                                   self._pub_est) if p is not None]
         self._cmd_js = JointState(name=list(self.joint_names))
         self._cmd_fc = Float64MultiArray()
-        self.timing = _Timing(self.period)
+        self.timing = LoopTiming(self.period)
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
         self.get_logger().info(f'configured {self.controller!r} on {self.model.name}, '
