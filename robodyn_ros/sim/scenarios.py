@@ -30,17 +30,37 @@ from .scenarios_seeds import ct_perfect, KANADE_PAPER, kanade_period, MA3000_FRI
     MIRAB_RATE
 from ..errors import InputError
 
+
+def mirab_353(quick=False):
+    """Seed 003 on the MA3000: 3-5-3 motion, the thesis's simulation conditions."""
+    return mirab('353', quick=quick)
+
+
+def mirab_square(quick=False):
+    """Seed 003 on the MA3000: 4.9 s square wave, the thesis's simulation conditions."""
+    return mirab('square', quick=quick)
+
+
+def mirab_353_experiment(quick=False):
+    """Seed 003 on the MA3000: 3-5-3 motion with unmodelled friction and 12-bit sensing."""
+    return mirab('353', quick=quick, conditions='experiment')
+
+
+def slotine_li(quick=False):
+    """Slotine-Li adaptive control from a model with 30 % wrong inertial parameters."""
+    return self_tuning(law='slotine_li', quick=quick)
+
+
 SCENARIOS = {
     'ct_perfect': ct_perfect,
     'kanade_period': kanade_period,
-    'mirab_353': lambda quick=False: mirab('353', quick=quick),
-    'mirab_square': lambda quick=False: mirab('square', quick=quick),
-    'mirab_353_experiment': lambda quick=False: mirab('353', quick=quick,
-                                                      conditions='experiment'),
+    'mirab_353': mirab_353,
+    'mirab_square': mirab_square,
+    'mirab_353_experiment': mirab_353_experiment,
     'boundary_layer': boundary_layer,
     'puma_ct_vs_pid': puma_ct_vs_pid,
     'self_tuning': self_tuning,
-    'slotine_li': lambda quick=False: self_tuning(law='slotine_li', quick=quick),
+    'slotine_li': slotine_li,
     'safe_outputs': safe_outputs,
 }
 
