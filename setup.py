@@ -53,6 +53,7 @@ setup(
     entry_points={
         'console_scripts': [
             'robodyn = robodyn_ros.cli.main:main',
+            'controller = robodyn_ros.nodes.controller_node:main',
             'trajectory_planner = robodyn_ros.nodes.trajectory_planner_node:main',
             'parallel_dynamics = robodyn_ros.nodes.parallel_dynamics_node:main',
             'parallel_dynamics_worker = robodyn_ros.nodes.parallel_dynamics_worker_node:main',

@@ -32,6 +32,7 @@ COMMANDS = {
     'codegen': '.codegen_cmd',
     'model': '.model_cmd',
     'check': '.check_cmd',
+    'sim': '.sim_cmd',
     'bench-planner': '.bench_planner',
     'schedule': '.schedule_cmd',
 }

@@ -13,8 +13,10 @@
 # limitations under the License.
 
 
-"""Simulation (no rclpy): the Pinocchio plant and, later, the closed-loop runner."""
+"""Simulation (no rclpy): the Pinocchio plant, the closed-loop runner and the scenarios."""
 
 from .plant import Plant
+from .runner import Fault, Sensor, simulate
+from .stats import SimResult
 
-__all__ = ['Plant']
+__all__ = ['Fault', 'Plant', 'Sensor', 'SimResult', 'simulate']

@@ -1,0 +1,116 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Computed torque with on-line load-mass estimation (seed 003 ch. 4 and 6.7, "CT+LME").
+
+Every sample the payload estimator takes the measured positions and the
+torque applied over the last sample, updates the mass estimate, and the
+computed-torque law uses the model with that payload (Fig. 6.7 of the
+thesis: the LME broadcasts the estimate to the joint controllers, which
+update M and Q; the rest is computed torque).
+"""
+
+from .computed_torque import ComputedTorque
+from .filters import SEED003_REALTIME
+from .payload import PayloadEstimator, PayloadModel
+
+
+class ComputedTorqueLME(ComputedTorque):
+    """
+    Computed torque whose model carries an estimated payload.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The controller's model without the payload.
+    period : float
+        Sample period [s].
+    kp, kd, omega, zeta, form, ki
+        As for :class:`~robodyn_ros.control.computed_torque.ComputedTorque`.
+    payload_frame : str, optional
+        Frame the payload is fixed to (default the end effector).
+    payload_com : array_like
+        Payload centre of mass in that frame [m].
+    initial_mass : float
+        Initial estimate [kg] (seed 003: 1.5 kg).
+    forgetting : float
+        RLS forgetting factor (seed 003: about 0.98).
+    variance : float
+        Initial RLS variance [kg^2].
+    mass_bounds : tuple of float
+        Bounds of the estimate [kg].
+    estimator_joints : sequence of int
+        Joints whose equations feed the estimator (seed 003: the waist, 0).
+    filter_coefficients : sequence of float
+        State-variable filter ``C(s)``, highest power first.
+    adapt : bool
+        Update the estimate (False freezes it at ``initial_mass``).
+    **kwargs
+        Passed to :class:`~robodyn_ros.control.base.Controller`.
+
+    """
+
+    law = 'computed_torque_lme'
+
+    def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
+                 form='tracking', ki=0.0, payload_frame=None, payload_com=(0.0, 0.0, 0.0),
+                 initial_mass=0.0, forgetting=0.98, variance=100.0, mass_bounds=(0.0, 50.0),
+                 estimator_joints=(0,), filter_coefficients=SEED003_REALTIME, adapt=True,
+                 **kwargs):
+        super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
+                         **kwargs)
+        self.payload = PayloadModel(model, payload_frame, payload_com, dynamics=self.dynamics)
+        self.estimator = PayloadEstimator(
+            self.payload, self.period, initial=initial_mass, variance=variance,
+            forgetting=forgetting, bounds=mass_bounds, joints=estimator_joints,
+            filter_coefficients=filter_coefficients)
+        self.adapt = bool(adapt)
+
+    @property
+    def mass(self):
+        """Give the current payload estimate [kg] (float)."""
+        return self.estimator.mass
+
+    def _on_restart(self, t, q, qd):
+        super()._on_restart(t, q, qd)
+        self.estimator.restart_filters()
+
+    def _compute(self, t, q, qd, ref):
+        if self.adapt:
+            self.estimator.update(q, self._last_tau)
+        return super()._compute(t, q, qd, ref)
+
+    def _inverse_dynamics(self, q, qd, qdd):
+        return self.payload.inverse_dynamics(q, qd, qdd, self.estimator.mass)
+
+    def _gravity(self, q):
+        return self.payload.gravity(q, self.estimator.mass)
+
+    def reset(self):
+        """Forget filters and integrators and return to the initial estimate."""
+        super().reset()
+        self.estimator.rls.reset()
+
+    def estimates(self):
+        """
+        Report the payload estimate.
+
+        Returns
+        -------
+        dict
+            ``{'payload_mass': float}`` [kg].
+
+        """
+        return {'payload_mass': self.estimator.mass}

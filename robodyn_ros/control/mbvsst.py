@@ -1,0 +1,151 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Model-based variable-structure self-tuning control (seed 003's MBVSST).
+
+Computed torque with on-line load-mass estimation decouples the joints;
+a variable-structure self-tuner per joint (:mod:`.vsst`) adds its relay
+output, and the two are summed before saturation (seed 003 ch. 6.8, 7.4.3:
+"the model-based input and the VSST input are added and passed to the
+DAC")::
+
+    tau = IDM(q, qd, w; m_hat) + torque_scale * u_vsst
+
+Defaults follow the thesis where they apply: CT gains ``Kp = 1600``, ``Kv =
+80``; LME with forgetting 0.98 on the waist equation and the Appendix B
+filter; the tuner's Appendix C parameters (``A = (s + 1)^2``, ``B = 1``,
+``P = C = Cs = s + 1``, ``Q = 0``, ``R = 1``, initial variance 1e5,
+forgetting time 1000 s, output +-10 switched). The tuner's volts have no
+torque equivalent in the thesis (the MA3000's drive constants are not
+printed): ``torque_scale`` maps the tuner's unit to N m; its default makes
+the relay amplitude 5 % of each joint's effort limit.
+"""
+
+import numpy as np
+
+from .base import per_joint
+from .computed_torque_lme import ComputedTorqueLME
+from .vsst import APPENDIX_C, VariableStructureSelfTuner
+from ..errors import InputError
+
+#: Relay amplitude of the default ``torque_scale``, as a fraction of the torque limit.
+DEFAULT_RELAY_FRACTION = 0.05
+
+_TUNER_KEYS = set(APPENDIX_C) | {'a', 'b', 'p', 'c', 'cs', 'boundary', 'setpoint'}
+
+
+def relay_scale(model, fraction, u_max=APPENDIX_C['u_max']):
+    """
+    Torque per tuner unit that makes the relay ``fraction`` of each effort limit.
+
+    Parameters
+    ----------
+    model : RobotModel
+        Model with finite effort limits.
+    fraction : float
+        Relay amplitude over the effort limit (>= 0).
+    u_max : float
+        Tuner output limit.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n,) [N m per tuner unit].
+
+    Raises
+    ------
+    InputError
+        If a joint has no finite effort limit (give ``torque_scale``).
+
+    """
+    limit = np.asarray(model.effort_limits, dtype=float)
+    if not np.all(np.isfinite(limit)):
+        j = int(np.argmin(np.isfinite(limit)))
+        raise InputError('torque_scale', f'joint {j} has no effort limit: give the relay '
+                                         'torque scale explicitly')
+    if not fraction >= 0.0:
+        raise InputError('relay_fraction', f'must be >= 0, got {fraction}')
+    return fraction * limit / u_max
+
+
+class MBVSST(ComputedTorqueLME):
+    """
+    CT + load estimation + per-joint variable-structure self-tuners.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The controller's model without the payload.
+    period : float
+        Sample period [s] (seed 003: 1/121 s).
+    kp, kd : float or array_like
+        CT gains (default seed 003's 1600 and 80) [1/s^2, 1/s].
+    torque_scale : float or array_like, optional
+        Torque per tuner unit [N m]; default ``0.05 * effort_limit /
+        u_max`` with the model's effort limits.
+    vsst_joints : sequence of int, optional
+        Joints with a tuner (default all).
+    **kwargs
+        Options of :class:`~robodyn_ros.control.computed_torque_lme.ComputedTorqueLME`
+        and of :class:`~robodyn_ros.control.vsst.VariableStructureSelfTuner`
+        (``boundary``, ``setpoint``, ``u_max``, ...).
+
+    """
+
+    law = 'mbvsst'
+
+    def __init__(self, model, period, kp=1600.0, kd=80.0, *, torque_scale=None,
+                 vsst_joints=None, **kwargs):
+        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in _TUNER_KEYS}
+        if 'omega' in kwargs:
+            kp = kd = None
+        super().__init__(model, period, kp, kd, **kwargs)
+        self.tuner = VariableStructureSelfTuner(self.n, self.period, **tuner)
+        if torque_scale is None:
+            torque_scale = relay_scale(model, DEFAULT_RELAY_FRACTION, self.tuner.u_max)
+        self.torque_scale = per_joint(torque_scale, self.n, 'torque_scale', low=0.0)
+        mask = np.zeros(self.n, dtype=bool)
+        mask[list(range(self.n)) if vsst_joints is None else list(vsst_joints)] = True
+        self.vsst_mask = mask
+        self._u = np.zeros(self.n)
+
+    def _on_restart(self, t, q, qd):
+        super()._on_restart(t, q, qd)
+        self.tuner.restart()
+
+    def _compute(self, t, q, qd, ref):
+        tau = super()._compute(t, q, qd, ref)
+        u = self.tuner.update(q, self.tuner.setpoint_value(ref.q, ref.qd, ref.qdd))
+        self._u = u
+        return tau + np.where(self.vsst_mask, self.torque_scale * u, 0.0)
+
+    def reset(self):
+        """Restart everything from the initial estimates."""
+        super().reset()
+        self.tuner.reset()
+
+    def estimates(self):
+        """
+        Report the payload estimate and the tuners' outputs.
+
+        Returns
+        -------
+        dict
+            ``payload_mass`` [kg], ``vsst_output`` (n,) [tuner units] and
+            ``vsst_residual`` ``w - phi*`` (n,).
+
+        """
+        return {'payload_mass': self.estimator.mass, 'vsst_output': self._u.copy(),
+                'vsst_residual': self.tuner.residual.copy()}

@@ -1,0 +1,165 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Model errors for the closed-loop scenarios: a controller model that differs from the plant.
+
+Every change keeps the bodies physical (positive mass, inertia tensors
+positive definite and obeying the triangle inequality), so both Pinocchio
+and our dynamics accept the result.
+"""
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import Inertial
+from ..model.joint import Friction
+
+
+def scaled_inertia(model, factor):
+    """
+    Scale every link's inertia tensor about its centre of mass (mass and centre kept).
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    factor : float
+        Scale (> 0), e.g. 1.1 for a 10 % inertia mismatch.
+
+    Returns
+    -------
+    RobotModel
+        The changed model.
+
+    """
+    if not factor > 0.0:
+        raise InputError('factor', f'must be > 0, got {factor}')
+    return model.replace_inertials([Inertial(b.mass, b.com, b.inertia * factor)
+                                    for b in model.inertials])
+
+
+def scaled_inertials(model, factor):
+    """
+    Scale every link's mass and inertia tensor (centres of mass kept).
+
+    Every inertial parameter (mass, first moment, inertia) is then off by
+    the same factor, so ``M_model = factor M`` and the rigid-body torques
+    scale alike.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    factor : float
+        Scale (> 0).
+
+    Returns
+    -------
+    RobotModel
+        The changed model.
+
+    """
+    if not factor > 0.0:
+        raise InputError('factor', f'must be > 0, got {factor}')
+    return model.replace_inertials([Inertial(b.mass * factor, b.com, b.inertia * factor)
+                                    for b in model.inertials])
+
+
+def with_joint_friction(model, coulomb, viscous, smoothing_velocity=0.01):
+    """
+    Give every joint symmetric Coulomb and viscous friction.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    coulomb : array_like
+        Coulomb level per joint [N m].
+    viscous : array_like
+        Viscous coefficient per joint [N m s/rad].
+    smoothing_velocity : float
+        Width of the smooth sign [rad/s].
+
+    Returns
+    -------
+    RobotModel
+        The changed model (other friction terms removed).
+
+    """
+    c = np.broadcast_to(np.asarray(coulomb, dtype=float), (model.n,))
+    v = np.broadcast_to(np.asarray(viscous, dtype=float), (model.n,))
+    return model.replace_joints([
+        j.with_changes(friction=Friction(c[i], c[i], v[i], v[i],
+                                         smoothing_velocity=smoothing_velocity))
+        for i, j in enumerate(model.joints)])
+
+
+def perturbed_inertials(model, fraction, seed=0):
+    """
+    Change every link's mass, centre-of-mass offset and inertia by +-``fraction``.
+
+    Each of the three is scaled by ``1 + fraction`` or ``1 - fraction``, the
+    sign drawn at random per link and per quantity (so the error is not a
+    uniform scale, which a computed-torque law would absorb into its gains).
+    Rotor inertias are scaled alike.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    fraction : float
+        Relative error in [0, 1).
+    seed : int
+        Random seed.
+
+    Returns
+    -------
+    RobotModel
+        The changed model.
+
+    """
+    if not 0.0 <= fraction < 1.0:
+        raise InputError('fraction', f'must be in [0, 1), got {fraction}')
+    rng = np.random.default_rng(seed)
+    bodies = []
+    for b in model.inertials:
+        s = 1.0 + fraction * rng.choice([-1.0, 1.0], 3)
+        bodies.append(Inertial(b.mass * s[0], b.com * s[1], b.inertia * s[2]))
+    joints = []
+    for j in model.joints:
+        s = 1.0 + fraction * rng.choice([-1.0, 1.0])
+        joints.append(j.with_changes(actuator=replace(j.actuator,
+                                                      armature=j.actuator.armature * s)))
+    return model.replace_inertials(bodies).replace_joints(joints)
+
+
+def without_friction(model):
+    """
+    Remove all joint friction.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+
+    Returns
+    -------
+    RobotModel
+        Same model, frictionless.
+
+    """
+    return model.replace_joints([j.with_changes(friction=Friction()) for j in model.joints])

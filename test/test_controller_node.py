@@ -1,0 +1,198 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The controller node over a real ROS graph (rclpy, loopback DDS)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+import numpy as np
+import pytest
+import rclpy
+from rclpy.parameter import Parameter
+from robodyn_ros.control.base import JointReference
+from robodyn_ros.control.computed_torque import ComputedTorque
+from robodyn_ros.dynamics import gravity_torques
+from robodyn_ros.model import load_robot
+from robodyn_ros.nodes.controller_node import ControllerNode, TRAJECTORY_QOS
+from robodyn_ros.nodes.conversions import trajectory_msg
+from ros_helpers import RosGraph, wait_for
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64, Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory
+
+pytestmark = pytest.mark.ros
+NAMES = ['joint1', 'joint2', 'joint3']
+Q = np.radians([10.0, -70.0, 20.0])
+
+
+class _Probe:
+    """Publishes joint states and trajectories; records commands and diagnostics."""
+
+    def __init__(self, graph, command_topic='joint_commands', command_type=JointState):
+        self.node = graph.add(rclpy.create_node('probe', context=graph.context))
+        self.commands, self.diags, self.errors, self.masses = [], [], [], []
+        self.node.create_subscription(command_type, command_topic, self.commands.append, 50)
+        self.node.create_subscription(DiagnosticArray, 'diagnostics',
+                                      lambda m: self.diags.append(m.status[0]), 50)
+        self.node.create_subscription(JointState, 'controller/tracking_error',
+                                      self.errors.append, 50)
+        self.node.create_subscription(Float64, 'controller/payload_estimate',
+                                      self.masses.append, 50)
+        self.states = self.node.create_publisher(JointState, 'joint_states', 10)
+        self.trajectories = self.node.create_publisher(JointTrajectory, 'planned_trajectory',
+                                                       TRAJECTORY_QOS)
+
+    def publish_state(self, q, qd=(0.0, 0.0, 0.0), count=1, pause=0.005):
+        for _ in range(count):
+            self.states.publish(JointState(name=NAMES, position=[float(x) for x in q],
+                                           velocity=[float(x) for x in qd]))
+            time.sleep(pause)
+
+    def last_diag(self, text):
+        return wait_for(lambda: any(text in d.message for d in self.diags[-5:]), 5.0)
+
+
+def _node(graph, **params):
+    values = {'robot': 'ma3000', 'rate': 200.0, 'omega': 10.0, **params}
+    return graph.add(ControllerNode(context=graph.context, parameter_overrides=[
+        Parameter(k, value=v) for k, v in values.items()]))
+
+
+def test_holds_the_first_position_against_gravity():
+    """At rest, computed torque holding the measured pose outputs exactly g(q)."""
+    model = load_robot('ma3000')
+    with RosGraph() as g:
+        node = _node(g)
+        probe = _Probe(g)
+        probe.publish_state(Q, count=60)
+        assert probe.last_diag('running')
+        tau = np.array(probe.commands[-1].effort)
+        assert np.allclose(tau, gravity_torques(model, Q), atol=1e-9)
+        assert list(probe.commands[-1].name) == NAMES
+        assert wait_for(lambda: probe.errors, 3.0)
+        assert np.allclose(probe.errors[-1].position, 0.0)
+        assert node.controller.dynamics.backend in ('codegen', 'numpy')
+
+
+def test_stale_and_nan_states_give_zero_torque_and_recover():
+    """Stale or NaN joint_states: zeros and a diagnostics ERROR; fresh data: running again."""
+    with RosGraph() as g:
+        _node(g, state_timeout=0.05)
+        probe = _Probe(g)
+        probe.publish_state(Q, count=40)
+        assert probe.last_diag('running')
+        time.sleep(0.3)
+        assert probe.last_diag('stale joint_states')
+        assert probe.diags[-1].level == DiagnosticStatus.ERROR
+        assert np.all(np.array(probe.commands[-1].effort) == 0.0)
+        probe.publish_state([np.nan, Q[1], Q[2]], count=30)
+        assert probe.last_diag('invalid state')
+        assert np.all(np.array(probe.commands[-1].effort) == 0.0)
+        probe.publish_state(Q, count=40)
+        assert probe.last_diag('running')
+        assert np.any(np.array(probe.commands[-1].effort) != 0.0)
+
+
+def test_follows_a_planned_trajectory():
+    """The torque is the law's for the trajectory point (here a held goal)."""
+    model = load_robot('ma3000')
+    goal = Q + np.radians([2.0, -1.0, 1.5])
+    with RosGraph() as g:
+        node = _node(g)
+        probe = _Probe(g)
+        probe.publish_state(Q, count=20)
+        msg = trajectory_msg(NAMES, [0.0, 0.1], np.array([goal, goal]), np.zeros((2, 3)),
+                             np.zeros((2, 3)))
+        probe.trajectories.publish(msg)
+        ct = ComputedTorque(model, 1.0 / 200.0, omega=10.0)
+        expected, _ = ct.step(0.0, Q, np.zeros(3), JointReference.hold(goal))
+        probe.publish_state(Q, count=60)
+        assert np.allclose(probe.commands[-1].effort, expected, atol=1e-9)
+        bad = trajectory_msg(NAMES, [0.0, 0.1], np.array([goal, goal * np.nan]))
+        probe.trajectories.publish(bad)
+        assert probe.last_diag('planned_trajectory rejected')
+        probe.publish_state(Q, count=20)
+        assert np.allclose(probe.commands[-1].effort, expected, atol=1e-9)
+        assert node.controller is not None
+
+
+def test_forward_command_output_deactivation_and_reactivation():
+    """Float64MultiArray on <effort_controller>/commands; deactivate sends zeros, then silence."""
+    with RosGraph() as g:
+        node = _node(g, effort_controller='effort_controller', law='computed_torque_lme',
+                     initial_mass=0.5)
+        probe = _Probe(g, 'effort_controller/commands', Float64MultiArray)
+        probe.publish_state(Q, count=40)
+        assert wait_for(lambda: probe.commands and any(probe.commands[-1].data), 3.0)
+        assert len(probe.commands[-1].data) == 3
+        assert wait_for(lambda: probe.masses, 3.0) and probe.masses[-1].data == 0.5
+        node.trigger_deactivate()
+        time.sleep(0.2)
+        count = len(probe.commands)
+        assert list(probe.commands[-1].data) == [0.0, 0.0, 0.0]
+        assert probe.last_diag('deactivated')
+        assert probe.diags[-1].level == DiagnosticStatus.ERROR
+        probe.publish_state(Q, count=20)
+        assert len(probe.commands) == count
+        node.trigger_activate()
+        probe.publish_state(Q, count=40)
+        assert len(probe.commands) > count and any(probe.commands[-1].data)
+
+
+def test_parameters_are_validated():
+    """Live gains change after checks; read-only and invalid values are refused."""
+    with RosGraph() as g:
+        node = _node(g)
+        ok = node.set_parameters([Parameter('kp', value=[50.0, 60.0, 70.0])])[0]
+        assert ok.successful and node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        for param in (Parameter('kp', value=[1.0, 2.0]), Parameter('kp', value=[-1.0, 1.0, 1.0]),
+                      Parameter('law', value='pid'), Parameter('state_timeout', value=-1.0),
+                      Parameter('lam', value=[1.0, 1.0, 1.0])):
+            assert not node.set_parameters([param])[0].successful, param.name
+        assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+
+
+def _run_node(args, timeout=60):
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env['PYTHONPATH'] = root + os.pathsep + env.get('PYTHONPATH', '')
+    return subprocess.Popen([sys.executable, '-m', 'robodyn_ros.nodes.controller_node',
+                             '--ros-args'] + args, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_node_process_runs_and_exits_cleanly(tmp_path):
+    """As a process: zero torque without a state, a timing log at exit; bad law: exit 1."""
+    log = tmp_path / 'timing.json'
+    proc = _run_node(['-p', 'robot:=ma3000', '-p', 'rate:=100.0', '-p', f'timing_log:={log}'])
+    try:
+        with RosGraph() as g:
+            probe = _Probe(g)
+            assert wait_for(lambda: len(probe.commands) > 5, 30.0)
+            assert all(v == 0.0 for v in probe.commands[-1].effort)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    stats = json.loads(log.read_text())
+    assert stats['cycles'] > 5 and stats['rate_hz'] == 100.0
+    bad = _run_node(['-p', 'robot:=ma3000', '-p', 'law:=fuzzy', '-p', 'autostart:=true'])
+    out, err = bad.communicate(timeout=30)
+    assert bad.returncode == 1 and 'law' in err
