@@ -1,0 +1,438 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The simulated board: firmware, plant and fault injection behind the real protocol.
+
+:class:`SimBoardConfig` holds the board's options (the same names as the
+``robodyn sim-board`` options and its ``--config`` YAML); :func:`build_board`
+makes a :class:`SimBoard`, whose :meth:`SimBoard.serve` runs the cycle loop in
+real time on a pseudo-terminal or a UDP socket until stopped. The board's
+*true* parameters (friction, actuators, payload) come from its own robot and
+parameter file, so tests can make it differ from the host's model.
+"""
+
+from dataclasses import asdict, dataclass, field
+import heapq
+import math
+import select
+import time
+
+import numpy as np
+
+from .codec import decode_message, encode_message, plausible_length
+from .errors import ProtocolError
+from .framing import FrameParser
+from .scaling import axis_parameters
+from .sim_axes import SimAxes, without_load_friction
+from .sim_faults import ControlChannel, FaultInjector
+from .sim_firmware import SimFirmware
+from .transports import PtyEndpoint, UdpEndpoint
+from ..errors import InputError
+from ..model import load_robot
+
+#: Amplifier rating used when the model gives no current or effort limit [A].
+FALLBACK_MAX_CURRENT = 100.0
+
+
+@dataclass
+class SimBoardConfig:
+    """
+    Options of the simulated board.
+
+    Attributes
+    ----------
+    robot : str
+        Library robot, example robot or URDF/xacro path (the true plant).
+    params : str
+        YAML with the true actuator, friction and limit data ('' for none).
+    transport : str
+        ``'pty'`` or ``'udp'``.
+    link : str
+        Symbolic link to the pty slave ('' for none).
+    address : str
+        UDP address to bind.
+    port : int
+        UDP port (0: any).
+    control_port : int
+        Control channel port on 127.0.0.1 (0: any; -1: no channel).
+    rate : float
+        Cycle rate [Hz].
+    encoder_counts : list
+        Counts per motor revolution (one value or one per axis).
+    max_current : list
+        Amplifier ratings [A] (empty: from the model's limits).
+    current_time_constant : float
+        Current loop time constant [s].
+    efficiency : list
+        True transmission efficiency (one value or one per axis).
+    backlash : list
+        Backlash width at the joint side [rad or m] (one value or per axis).
+    backlash_speed : float
+        Gap crossing speed [rad/s or m/s].
+    encoder_noise : float
+        Encoder noise [counts, standard deviation].
+    current_noise : float
+        Current sensor noise [A, standard deviation].
+    load_friction : bool
+        Keep the model's load-dependent (seed 004) friction.
+    brakes : bool
+        Hold the joints while the outputs are off.
+    q0 : list
+        Initial positions [rad or m] (empty: zeros clipped to the limits).
+    seed : int
+        Random seed.
+    firmware : str
+        Reported firmware version ``'major.minor.patch'``.
+    over_current_factor : float
+        Over-current trip level relative to the configured limit.
+    faults : list
+        Faults active at start, as ``NAME[:key=value,...]`` strings.
+    max_runtime : float
+        Exit after this many seconds (0: run until stopped).
+
+    """
+
+    robot: str = 'puma560'
+    params: str = ''
+    transport: str = 'pty'
+    link: str = ''
+    address: str = '127.0.0.1'
+    port: int = 0
+    control_port: int = 0
+    rate: float = 1000.0
+    encoder_counts: list = field(default_factory=lambda: [4096])
+    max_current: list = field(default_factory=list)
+    current_time_constant: float = 5e-4
+    efficiency: list = field(default_factory=lambda: [1.0])
+    backlash: list = field(default_factory=lambda: [0.0])
+    backlash_speed: float = 0.5
+    encoder_noise: float = 0.0
+    current_noise: float = 0.0
+    load_friction: bool = True
+    brakes: bool = True
+    q0: list = field(default_factory=list)
+    seed: int = 0
+    firmware: str = '1.0.0'
+    over_current_factor: float = 1.25
+    faults: list = field(default_factory=list)
+    max_runtime: float = 0.0
+
+    def check(self):
+        """
+        Validate the options.
+
+        Raises
+        ------
+        InputError
+            Naming the option and the problem.
+
+        """
+        if self.transport not in ('pty', 'udp'):
+            raise InputError('transport', f"must be 'pty' or 'udp', got {self.transport!r}")
+        if not (math.isfinite(self.rate) and 10.0 <= self.rate <= 20000.0):
+            raise InputError('rate', f'must be in [10, 20000] Hz, got {self.rate}')
+        if not 0.0 <= self.current_time_constant <= 1.0:
+            raise InputError('current_time_constant', 'must be in [0, 1] s')
+        for name in ('encoder_noise', 'current_noise', 'backlash_speed', 'max_runtime'):
+            v = float(getattr(self, name))
+            if not (math.isfinite(v) and v >= 0.0):
+                raise InputError(name, f'must be finite and >= 0, got {v}')
+        if min(self.encoder_counts or [0]) < 1:
+            raise InputError('encoder_counts', 'must be positive integers')
+        if self.max_current and min(self.max_current) <= 0.0:
+            raise InputError('max_current', 'must be positive')
+        if not self.over_current_factor > 1.0:
+            raise InputError('over_current_factor', 'must be > 1')
+        try:
+            version = tuple(int(v) for v in self.firmware.split('.'))
+        except ValueError:
+            version = ()
+        if len(version) != 3 or not all(0 <= v <= 255 for v in version):
+            raise InputError('firmware', f"must look like '1.2.3', got {self.firmware!r}")
+
+
+def _per_axis(values, n, name):
+    arr = np.asarray(values, dtype=float).reshape(-1)
+    if arr.size == 1:
+        return np.full(n, arr[0])
+    if arr.size != n:
+        raise InputError(name, f'expected one value or {n} values, got {arr.size}')
+    return arr
+
+
+class SimBoard:
+    """
+    A simulated board serving one host over a pty or UDP.
+
+    Parameters
+    ----------
+    config : SimBoardConfig
+        The options (checked).
+    model : RobotModel
+        The true model.
+
+    """
+
+    def __init__(self, config, model):
+        config.check()
+        self.config = config
+        n = model.n
+        self.model = model if config.load_friction else without_load_friction(model)
+        rng = np.random.default_rng(config.seed)
+        eff = _per_axis(config.efficiency, n, 'efficiency')
+        counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
+        q0 = (np.clip(np.zeros(n), model.lower_limits, model.upper_limits) if not config.q0
+              else model.check_configuration(config.q0, 'q0'))
+        self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
+                            eff, _per_axis(config.backlash, n, 'backlash'),
+                            config.backlash_speed, config.encoder_noise, config.current_noise,
+                            config.brakes, q0, rng)
+        if config.max_current:
+            rating = _per_axis(config.max_current, n, 'max_current')
+        else:
+            limit = axis_parameters(self.model, eff).current_limit
+            rating = np.where(np.isfinite(limit), limit, FALLBACK_MAX_CURRENT)
+        self.injector = FaultInjector(rng)
+        self.firmware = SimFirmware(self.axes, self.injector, rating,
+                                    tuple(int(v) for v in config.firmware.split('.')),
+                                    config.over_current_factor)
+        from .sim_faults import parse_fault_spec
+        for spec in config.faults:
+            name, params = parse_fault_spec(spec)
+            self.injector.inject(name, params)
+        if config.transport == 'pty':
+            self.endpoint = PtyEndpoint(config.link or None)
+        else:
+            self.endpoint = UdpEndpoint(config.address, config.port)
+        self.parser = FrameParser(plausible_length)
+        self.control = None
+        self.tx_seq = 0
+        self.counters = {'ticks': 0, 'overruns': 0, 'rx_frames': 0, 'rx_message_errors': 0,
+                         'rx_dropped': 0, 'tx_frames': 0, 'tx_dropped': 0, 'tx_failed': 0}
+        self._delayed = []
+        self._stop = False
+        self._started = None
+
+    # ------------------------------------------------------------------ info
+    def ready_info(self):
+        """
+        Where the board listens (printed as one JSON line at start).
+
+        Returns
+        -------
+        dict
+            Transport, device/link or address/port, control port, axes, rate.
+
+        """
+        info = {'ready': True, 'robot': self.model.name, 'axes': self.model.n,
+                'rate': self.config.rate, 'transport': self.config.transport,
+                'control_port': self.control.port if self.control else None}
+        if self.config.transport == 'pty':
+            info.update(device=self.endpoint.device, link=self.endpoint.link)
+        else:
+            info.update(address=self.config.address, port=self.endpoint.port)
+        return info
+
+    def status(self):
+        """
+        Full state for the control channel.
+
+        Returns
+        -------
+        dict
+            Firmware snapshot, counters, injected faults, achieved rate.
+
+        """
+        out = self.firmware.snapshot()
+        out.update(self.counters)
+        elapsed = time.monotonic() - self._started if self._started else 0.0
+        out['achieved_rate'] = self.counters['ticks'] / elapsed if elapsed > 0 else 0.0
+        out['injected'] = {k: dict(v) for k, v in self.injector.active.items()}
+        out['injection_log'] = self.injector.log[-50:]
+        out['parser'] = {'crc_errors': self.parser.crc_errors,
+                         'length_errors': self.parser.length_errors}
+        out['link_open'] = self.endpoint.is_open
+        out['device'] = getattr(self.endpoint, 'device', None)
+        out['config'] = asdict(self.config)
+        return out
+
+    def control_request(self, req):
+        """
+        Execute one control-channel request.
+
+        Parameters
+        ----------
+        req : dict
+            ``{'cmd': 'inject'|'clear'|'status'|'quit', ...}``.
+
+        Returns
+        -------
+        dict
+            The reply.
+
+        """
+        cmd = req.get('cmd')
+        t = self.firmware.time_us
+        if cmd == 'status':
+            return dict(self.status(), ok=True)
+        if cmd == 'inject':
+            params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
+            params = self.injector.inject(str(req.get('fault')), params, t)
+            self._apply_link_state()
+            return {'ok': True, 'fault': req.get('fault'), 'params': params, 'board_time_us': t}
+        if cmd == 'clear':
+            self.injector.clear(str(req.get('fault', 'all')), t)
+            self._apply_link_state()
+            return {'ok': True, 'board_time_us': t}
+        if cmd == 'quit':
+            self._stop = True
+            return {'ok': True}
+        raise ValueError(f'unknown command {cmd!r} (inject, clear, status, quit)')
+
+    # ------------------------------------------------------------------ I/O
+    def _apply_link_state(self):
+        if self.injector.disconnected and self.endpoint.is_open:
+            self.endpoint.close(unlink=False)
+            self.parser.reset()
+            self._delayed.clear()
+        elif not self.injector.disconnected and not self.endpoint.is_open:
+            self.endpoint.open()
+
+    def send(self, msg):
+        """Encode, apply the tx faults and send (or delay) one message."""
+        frame = encode_message(msg, self.tx_seq)
+        self.tx_seq = (self.tx_seq + 1) & 0xFFFF
+        if not self.endpoint.is_open or self.injector.drop('tx'):
+            self.counters['tx_dropped'] += 1
+            return
+        frame = self.injector.corrupt(frame, 'tx')
+        delay = self.injector.delay
+        if delay > 0.0:
+            heapq.heappush(self._delayed, (time.monotonic() + delay, self.counters['tx_frames'],
+                                           frame))
+            self.counters['tx_frames'] += 1
+            return
+        self._write(frame)
+
+    def _write(self, frame):
+        if self.endpoint.write(frame):
+            self.counters['tx_frames'] += 1
+        else:
+            self.counters['tx_failed'] += 1
+
+    def _flush_delayed(self, now):
+        while self._delayed and self._delayed[0][0] <= now:
+            _, _, frame = heapq.heappop(self._delayed)
+            if self.endpoint.is_open:
+                self.endpoint.write(frame)
+
+    def receive(self, data):
+        """Apply the rx faults to received bytes, parse them and run the firmware."""
+        if self.injector.drop('rx'):
+            self.counters['rx_dropped'] += 1
+            return
+        data = self.injector.corrupt(data, 'rx')
+        for frame in self.parser.feed(data):
+            try:
+                msg = decode_message(frame)
+            except ProtocolError:
+                self.counters['rx_message_errors'] += 1
+                self.firmware.rx_errors += 1
+                continue
+            self.counters['rx_frames'] += 1
+            for reply in self.firmware.handle(msg, frame.seq):
+                self.send(reply)
+        self.firmware.rx_errors = (self.counters['rx_message_errors'] + self.parser.crc_errors
+                                   + self.parser.length_errors)
+
+    def stop(self):
+        """Ask :meth:`serve` to return."""
+        self._stop = True
+
+    def serve(self, on_ready=None):
+        """
+        Run the board in real time until stopped (or ``max_runtime`` passes).
+
+        Parameters
+        ----------
+        on_ready : callable, optional
+            Called with :meth:`ready_info` once the link is open.
+
+        """
+        cfg = self.config
+        if cfg.control_port >= 0:
+            self.control = ControlChannel(cfg.control_port, self.control_request)
+        if not self.injector.disconnected:
+            self.endpoint.open()
+        try:
+            if on_ready is not None:
+                on_ready(self.ready_info())
+            self._loop()
+        finally:
+            self.endpoint.close()
+            if self.control is not None:
+                self.control.close()
+
+    def _loop(self):
+        period = 1.0 / self.config.rate
+        start = self._started = time.monotonic()
+        deadline = start + self.config.max_runtime if self.config.max_runtime > 0 else math.inf
+        next_tick = start + period
+        while not self._stop:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            if now >= next_tick:
+                late = now - next_tick
+                if late > period:
+                    self.counters['overruns'] += 1
+                    self.firmware.overrun = True
+                next_tick = now + period if late > 20 * period else next_tick + period
+                for msg in self.firmware.tick():
+                    self.send(msg)
+                self.counters['ticks'] += 1
+            self._flush_delayed(time.monotonic())
+            wake = next_tick if not self._delayed else min(next_tick, self._delayed[0][0])
+            waits = [self.control] if self.control is not None else []
+            if self.endpoint.is_open:
+                waits.append(self.endpoint)
+            timeout = max(0.0, wake - time.monotonic())
+            ready, _, _ = select.select(waits, [], [], timeout)
+            for src in ready:
+                if src is self.control:
+                    self.control.poll()
+                else:
+                    data = self.endpoint.read()
+                    if data:
+                        self.receive(data)
+
+
+def build_board(config):
+    """
+    Load the true model and build a simulated board.
+
+    Parameters
+    ----------
+    config : SimBoardConfig
+        The options.
+
+    Returns
+    -------
+    SimBoard
+        The board (not yet serving).
+
+    """
+    model = load_robot(config.robot, params=config.params or None)
+    return SimBoard(config, model)
