@@ -28,7 +28,7 @@ import numpy as np
 
 from .friction import smooth_sign
 from .inputs import state_array
-from .rne import joint_transforms
+from .rne import motion_pass
 from .spatial import child_transform, motion_subspace, skew_batch
 from .tables import tables
 from ..errors import InputError
@@ -200,33 +200,10 @@ def regressor(model, q, qd, qdd, *, friction='auto', gravity=True):
     layout = friction_layout(model, friction)
     tab = tables(model)
     count, n = q2.shape
-    rot, pos = joint_transforms(tab, q2)
-    x = child_transform(rot, pos)
+    mp = motion_pass(tab, q2, qd2, qdd2, gravity)
+    x = child_transform(mp.rot, mp.pos)
     s = motion_subspace(tab)
-    # Velocities and accelerations as in the RNE (body frames, at the origins).
-    w = np.zeros((count, n, 3))
-    dw = np.zeros((count, n, 3))
-    acc = np.zeros((count, n, 3))
-    base = -tab.gravity if gravity else np.zeros(3)
-    for i in range(n):
-        par, r, p, axis = tab.parent[i], rot[:, i], pos[:, i], tab.axis[i]
-        if par < 0:
-            w_in, dw_in = np.zeros((count, 3)), np.zeros((count, 3))
-            acc_in = np.einsum('nji,j->ni', r, base)
-        else:
-            wp, dwp = w[:, par], dw[:, par]
-            w_in = np.einsum('nji,nj->ni', r, wp)
-            dw_in = np.einsum('nji,nj->ni', r, dwp)
-            acc_in = np.einsum('nji,nj->ni', r, acc[:, par] + np.cross(dwp, p)
-                               + np.cross(wp, np.cross(wp, p)))
-        rate = np.outer(qd2[:, i], axis)
-        if tab.prismatic[i]:
-            w[:, i], dw[:, i] = w_in, dw_in
-            acc[:, i] = acc_in + np.outer(qdd2[:, i], axis) + 2.0 * np.cross(w_in, rate)
-        else:
-            w[:, i] = w_in + rate
-            dw[:, i] = dw_in + np.outer(qdd2[:, i], axis) + np.cross(w_in, rate)
-            acc[:, i] = acc_in
+    w, dw, acc = mp.w, mp.dw, mp.acc
     names = parameter_names(model, layout)
     y = np.zeros((count, n, len(names)))
     for i in range(n):

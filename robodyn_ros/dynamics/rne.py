@@ -144,6 +144,81 @@ def external_wrench(model, f_ext, ext_frame, count):
     return frame.body, force, moment
 
 
+@dataclass(frozen=True, eq=False)
+class MotionPass:
+    """
+    Forward recursion of the RNE: poses and body motion at the joint origins.
+
+    Attributes
+    ----------
+    rot, pos : numpy.ndarray
+        Pose of each body in its parent body frame, (N, n, 3, 3) and (N, n, 3).
+    w, dw : numpy.ndarray
+        Angular velocity and acceleration in the body frame, (N, n, 3).
+    acc : numpy.ndarray
+        Linear acceleration of the body origin in the body frame, gravity
+        included as base acceleration, (N, n, 3).
+
+    """
+
+    rot: np.ndarray
+    pos: np.ndarray
+    w: np.ndarray
+    dw: np.ndarray
+    acc: np.ndarray
+
+
+def motion_pass(tab, q, qd, qdd, gravity=True):
+    """
+    Run the forward recursion of the RNE.
+
+    Parameters
+    ----------
+    tab : DynamicsTables
+        Model arrays.
+    q, qd, qdd : numpy.ndarray
+        States, (N, n).
+    gravity : bool
+        Include gravity as the base acceleration ``-g``.
+
+    Returns
+    -------
+    MotionPass
+        Poses, velocities and accelerations of every body.
+
+    """
+    count, n = q.shape
+    rot, pos = joint_transforms(tab, q)
+    w = np.zeros((count, n, 3))
+    dw = np.zeros((count, n, 3))
+    acc = np.zeros((count, n, 3))
+    base_acc = -tab.gravity if gravity else np.zeros(3)
+    for i in range(n):
+        par = tab.parent[i]
+        r, p = rot[:, i], pos[:, i]
+        axis = tab.axis[i]
+        if par < 0:
+            w_in = np.zeros((count, 3))
+            dw_in = np.zeros((count, 3))
+            acc_in = np.einsum('nji,j->ni', r, base_acc)
+        else:
+            w_p, dw_p = w[:, par], dw[:, par]
+            w_in = np.einsum('nji,nj->ni', r, w_p)
+            dw_in = np.einsum('nji,nj->ni', r, dw_p)
+            a_p = acc[:, par] + np.cross(dw_p, p) + np.cross(w_p, np.cross(w_p, p))
+            acc_in = np.einsum('nji,nj->ni', r, a_p)
+        rate = np.outer(qd[:, i], axis)
+        if tab.prismatic[i]:
+            w[:, i] = w_in
+            dw[:, i] = dw_in
+            acc[:, i] = acc_in + np.outer(qdd[:, i], axis) + 2.0 * np.cross(w_in, rate)
+        else:
+            w[:, i] = w_in + rate
+            dw[:, i] = dw_in + np.outer(qdd[:, i], axis) + np.cross(w_in, rate)
+            acc[:, i] = acc_in
+    return MotionPass(rot, pos, w, dw, acc)
+
+
 def rne(model, q, qd, qdd, *, f_ext=None, ext_frame=None, gravity=True):
     """
     Rigid-body recursion with joint reactions (no armature, no friction).
@@ -169,38 +244,13 @@ def rne(model, q, qd, qdd, *, f_ext=None, ext_frame=None, gravity=True):
     """
     tab = tables(model)
     count, n = q.shape
-    rot, pos = joint_transforms(tab, q)
-    w = np.zeros((count, n, 3))
-    dw = np.zeros((count, n, 3))
-    acc = np.zeros((count, n, 3))
+    mp = motion_pass(tab, q, qd, qdd, gravity)
+    rot, pos = mp.rot, mp.pos
     force = np.empty((count, n, 3))
     moment = np.empty((count, n, 3))
-    base_acc = -tab.gravity if gravity else np.zeros(3)
     for i in range(n):
-        par = tab.parent[i]
-        r, p = rot[:, i], pos[:, i]
-        axis = tab.axis[i]
-        if par < 0:
-            w_in = np.zeros((count, 3))
-            dw_in = np.zeros((count, 3))
-            acc_in = np.einsum('nji,j->ni', r, base_acc)
-        else:
-            w_p, dw_p = w[:, par], dw[:, par]
-            w_in = np.einsum('nji,nj->ni', r, w_p)
-            dw_in = np.einsum('nji,nj->ni', r, dw_p)
-            a_p = acc[:, par] + np.cross(dw_p, p) + np.cross(w_p, np.cross(w_p, p))
-            acc_in = np.einsum('nji,nj->ni', r, a_p)
-        rate = np.outer(qd[:, i], axis)
-        if tab.prismatic[i]:
-            w[:, i] = w_in
-            dw[:, i] = dw_in
-            acc[:, i] = acc_in + np.outer(qdd[:, i], axis) + 2.0 * np.cross(w_in, rate)
-        else:
-            w[:, i] = w_in + rate
-            dw[:, i] = dw_in + np.outer(qdd[:, i], axis) + np.cross(w_in, rate)
-            acc[:, i] = acc_in
         ms, inertia = tab.first_moment[i], tab.inertia_origin[i]
-        wi, dwi, ai = w[:, i], dw[:, i], acc[:, i]
+        wi, dwi, ai = mp.w[:, i], mp.dw[:, i], mp.acc[:, i]
         force[:, i] = (tab.mass[i] * ai + np.cross(dwi, ms) + np.cross(wi, np.cross(wi, ms)))
         moment[:, i] = (dwi @ inertia.T + np.cross(ms, ai) + np.cross(wi, wi @ inertia.T))
     if f_ext is not None:
