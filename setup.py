@@ -52,6 +52,7 @@ setup(
     entry_points={
         'console_scripts': [
             'robodyn = robodyn_ros.cli.main:main',
+            'hardware_interface = robodyn_ros.nodes.hardware_interface_node:main',
         ],
     },
 )

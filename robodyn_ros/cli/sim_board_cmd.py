@@ -62,10 +62,17 @@ def add_parser(sub):
                    const=False, help='drop the seed-004 load-dependent friction (faster)')
     p.add_argument('--no-brakes', dest='brakes', action='store_const', const=False,
                    help='let the joints move while the outputs are off')
+    p.add_argument('--friction-smoothing', type=float,
+                   help='lower bound of the plant friction zero-velocity band [rad/s]')
     p.add_argument('--q0', type=float, nargs='+', help='initial positions [rad or m]')
     p.add_argument('--seed', type=int, help='random seed')
     p.add_argument('--firmware', help='reported firmware version (default 1.0.0)')
     p.add_argument('--over-current-factor', type=float, help='trip level / limit')
+    p.add_argument('--lockstep', action='store_const', const=True,
+                   help='while enabled, advance a cycle as soon as the host answers (not '
+                        'real time; deterministic host latency)')
+    p.add_argument('--lockstep-timeout', type=float,
+                   help='longest wait for the host in lockstep [s] (default 0.1)')
     p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
                    help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
     p.add_argument('--max-runtime', type=float, help='exit after this many seconds')

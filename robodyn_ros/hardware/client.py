@@ -26,11 +26,11 @@ from collections import deque
 from dataclasses import dataclass
 import time
 
-from .codec import decode_message, encode_message, plausible_length
+from .codec import decode_message, encode_message, encode_set_currents, plausible_length
 from .errors import BoardRefused, BoardTimeout, ProtocolError
 from .framing import FrameParser
 from .messages import (Ack, ClearFault, Configure, Disable, Enable, Heartbeat, Identify,
-                       IdentifyRequest, MsgId, Result, SetCurrents)
+                       IdentifyRequest, MsgId, Result)
 
 
 @dataclass
@@ -286,7 +286,10 @@ class BoardClient:
             Motor currents [A].
 
         """
-        self.send(SetCurrents(int(state_time_us), tuple(float(c) for c in currents)))
+        seq = self._seq
+        self._seq = (seq + 1) & 0xFFFF
+        self.transport.write(encode_set_currents(state_time_us, currents, seq))
+        self.stats.tx_frames += 1
 
 
 __all__ = ['BoardClient', 'LinkStats', 'MsgId']

@@ -84,6 +84,9 @@ class SimAxes:
         Standard deviations [counts] and [A].
     brakes : bool
         Hold the joints while the outputs are off.
+    friction_smoothing : float
+        Lower bound of the plant's zero-velocity friction band [rad/s or m/s]
+        (the friction follows the model's formula above about three times it).
     q0 : array_like, optional
         Initial positions [rad or m].
     rng : numpy.random.Generator
@@ -93,7 +96,7 @@ class SimAxes:
 
     def __init__(self, model, period, encoder_counts=4096, current_time_constant=5e-4,
                  efficiency=1.0, backlash=0.0, backlash_speed=0.5, encoder_noise=0.0,
-                 current_noise=0.0, brakes=True, q0=None, rng=None):
+                 current_noise=0.0, brakes=True, friction_smoothing=0.002, q0=None, rng=None):
         self.model = model
         self.n = n = model.n
         self.period = float(period)
@@ -109,7 +112,7 @@ class SimAxes:
         self.brakes = bool(brakes)
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.plant = Plant(model, q0=q0, dt=self.period, friction=True,
-                           integrator='semi_implicit')
+                           smoothing_velocity=friction_smoothing, integrator='semi_implicit')
         self.current = np.zeros(n)
         self.gap = self.backlash / 2.0
         self.lower = model.lower_limits

@@ -89,6 +89,8 @@ class SimBoardConfig:
         Keep the model's load-dependent (seed 004) friction.
     brakes : bool
         Hold the joints while the outputs are off.
+    friction_smoothing : float
+        Lower bound of the plant's zero-velocity friction band [rad/s or m/s].
     q0 : list
         Initial positions [rad or m] (empty: zeros clipped to the limits).
     seed : int
@@ -97,6 +99,14 @@ class SimBoardConfig:
         Reported firmware version ``'major.minor.patch'``.
     over_current_factor : float
         Over-current trip level relative to the configured limit.
+    lockstep : bool
+        While enabled, advance one cycle as soon as the host has answered
+        the last report (at most ``lockstep_timeout`` of waiting), instead of
+        in real time: board time then runs as fast as the host allows and
+        host latency is always one cycle (deterministic tests on a busy
+        machine).
+    lockstep_timeout : float
+        Longest wait for the host's answer in lockstep [s].
     faults : list
         Faults active at start, as ``NAME[:key=value,...]`` strings.
     max_runtime : float
@@ -122,10 +132,13 @@ class SimBoardConfig:
     current_noise: float = 0.0
     load_friction: bool = True
     brakes: bool = True
+    friction_smoothing: float = 0.002
     q0: list = field(default_factory=list)
     seed: int = 0
     firmware: str = '1.0.0'
     over_current_factor: float = 1.25
+    lockstep: bool = False
+    lockstep_timeout: float = 0.1
     faults: list = field(default_factory=list)
     max_runtime: float = 0.0
 
@@ -145,7 +158,8 @@ class SimBoardConfig:
             raise InputError('rate', f'must be in [10, 20000] Hz, got {self.rate}')
         if not 0.0 <= self.current_time_constant <= 1.0:
             raise InputError('current_time_constant', 'must be in [0, 1] s')
-        for name in ('encoder_noise', 'current_noise', 'backlash_speed', 'max_runtime'):
+        for name in ('encoder_noise', 'current_noise', 'backlash_speed', 'max_runtime',
+                     'friction_smoothing', 'lockstep_timeout'):
             v = float(getattr(self, name))
             if not (math.isfinite(v) and v >= 0.0):
                 raise InputError(name, f'must be finite and >= 0, got {v}')
@@ -198,7 +212,7 @@ class SimBoard:
         self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
                             eff, _per_axis(config.backlash, n, 'backlash'),
                             config.backlash_speed, config.encoder_noise, config.current_noise,
-                            config.brakes, q0, rng)
+                            config.brakes, config.friction_smoothing, q0, rng)
         if config.max_current:
             rating = _per_axis(config.max_current, n, 'max_current')
         else:
@@ -385,26 +399,40 @@ class SimBoard:
             if self.control is not None:
                 self.control.close()
 
+    def _due(self, now, next_tick, last_tick):
+        """Whether the next cycle is due (real time, or lockstep with the host)."""
+        fw = self.firmware
+        if self.config.lockstep and fw.enabled and fw.streaming:
+            answered = fw.applied_state_time_us >= fw.time_us
+            return answered or now >= last_tick + self.config.lockstep_timeout
+        return now >= next_tick
+
     def _loop(self):
         period = 1.0 / self.config.rate
         start = self._started = time.monotonic()
         deadline = start + self.config.max_runtime if self.config.max_runtime > 0 else math.inf
         next_tick = start + period
+        last_tick = start
         while not self._stop:
             now = time.monotonic()
             if now >= deadline:
                 break
-            if now >= next_tick:
+            if self._due(now, next_tick, last_tick):
                 late = now - next_tick
-                if late > period:
+                if late > period and not self.config.lockstep:
                     self.counters['overruns'] += 1
                     self.firmware.overrun = True
                 next_tick = now + period if late > 20 * period else next_tick + period
+                if self.config.lockstep:
+                    next_tick = now + period
+                last_tick = now
                 for msg in self.firmware.tick():
                     self.send(msg)
                 self.counters['ticks'] += 1
             self._flush_delayed(time.monotonic())
             wake = next_tick if not self._delayed else min(next_tick, self._delayed[0][0])
+            if self.config.lockstep and self.firmware.enabled:
+                wake = min(wake, last_tick + self.config.lockstep_timeout)
             waits = [self.control] if self.control is not None else []
             if self.endpoint.is_open:
                 waits.append(self.endpoint)
