@@ -31,6 +31,7 @@ COMMANDS = {
     'model': '.model_cmd',
     'check': '.check_cmd',
     'sim-board': '.sim_board_cmd',
+    'identify': '.identify_cmd',
 }
 
 

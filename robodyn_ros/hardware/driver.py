@@ -159,6 +159,8 @@ class BoardDriver:
         Recent fault reports (newest last).
     round_trips : collections.deque
         Recent heartbeat round-trip times [s].
+    last_round_trip : tuple or None
+        ``(host time, round trip)`` of the newest heartbeat answer [s].
 
     """
 
@@ -175,6 +177,7 @@ class BoardDriver:
         self.fault_reports = deque(maxlen=32)
         self.round_trips = deque(maxlen=1000)
         self.last_sample = None
+        self.last_round_trip = None
         self.reports = 0
         self.skipped = 0
 
@@ -280,9 +283,11 @@ class BoardDriver:
             elif isinstance(msg, FaultReport):
                 self.fault_reports.append(msg)
             elif isinstance(msg, HeartbeatReply):
-                rtt = time.monotonic() - msg.token * 1e-6
+                now = time.monotonic()
+                rtt = now - msg.token * 1e-6
                 if 0.0 <= rtt < 10.0:
                     self.round_trips.append(rtt)
+                    self.last_round_trip = (now, rtt)
         if newest is None:
             return None
         if len(newest.counts) != self.model.n:

@@ -36,7 +36,9 @@ plus friction compensation, through the joint-limit, effort and current
 clamps. Board faults, a silent board and a lost link give an error health
 and the safe state (zero or no set-points: the board's watchdog switches
 off); with ``auto_recover`` the interface clears the fault and re-enables,
-or reconnects, as soon as the cause is gone.
+or reconnects, as soon as the cause is gone. It re-enables only after a
+heartbeat has come back within half the watchdog period, so a link that is
+too slow does not switch the outputs on again and again.
 """
 
 from dataclasses import dataclass, replace
@@ -258,6 +260,7 @@ class HardwareInterface:
             self._next_recover = now + self.settings.recover_period
             self.state = 'active'
             self.problems.clear('fault')
+            self.problems.clear('internal')
 
     def deactivate(self):
         """
@@ -403,11 +406,14 @@ class HardwareInterface:
         self._last_sample_time = now
         self.problems.clear('silent')
         self._watch_faults(sample)
-        if self.state == 'active':
-            self._active_cycle(sample, now)
-        elif now - self._last_heartbeat > 0.1:
-            self._last_heartbeat = now
-            self._guard(self.driver.heartbeat, now)
+        try:
+            if self.state == 'active':
+                self._active_cycle(sample, now)
+            elif now - self._last_heartbeat > 0.1:
+                self._last_heartbeat = now
+                self.driver.heartbeat()
+        except TransportError as exc:
+            self._lose(exc, now)
         self._statistics(sample, now)
         return sample
 
@@ -433,11 +439,23 @@ class HardwareInterface:
             self.problems.clear('fault')
         self._fault_seen = sample.faults
 
+    def _link_fast(self, now):
+        """Whether a recent heartbeat came back within half the watchdog period."""
+        last = self.driver.last_round_trip
+        half = 0.5 * self.driver.settings.watchdog_period
+        return last is not None and now - last[0] < 0.5 and last[1] < half
+
     def _active_cycle(self, sample, now):
         s = self.settings
         grace = 2.0 * self.driver.settings.watchdog_period
         if sample.faults or (not sample.enabled and now - self._enabled_since > grace):
-            if s.auto_recover and now >= self._next_recover:
+            if now - self._last_heartbeat > 0.05:
+                self._last_heartbeat = now
+                self._guard(self.driver.heartbeat, now)
+            if s.auto_recover and now >= self._next_recover and not self._link_fast(now):
+                self.problems.set('recover', 'error', 'link round trip unknown or above half '
+                                  'the watchdog period; not re-enabling')
+            elif s.auto_recover and now >= self._next_recover:
                 self._next_recover = now + s.recover_period
                 if sample.faults and not self._guard(self.driver.clear_fault, now):
                     return

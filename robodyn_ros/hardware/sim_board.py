@@ -32,8 +32,8 @@ import time
 import numpy as np
 
 from .codec import decode_message, encode_message, plausible_length
-from .errors import ProtocolError
-from .framing import FrameParser
+from .errors import CrcError, ProtocolError
+from .framing import decode_frame, encode_frame, FrameParser
 from .scaling import axis_parameters
 from .sim_axes import SimAxes, without_load_friction
 from .sim_faults import ControlChannel, FaultInjector
@@ -234,7 +234,7 @@ class SimBoard:
         self.control = None
         self.tx_seq = 0
         self.counters = {'ticks': 0, 'overruns': 0, 'rx_frames': 0, 'rx_message_errors': 0,
-                         'rx_dropped': 0, 'tx_frames': 0, 'tx_dropped': 0, 'tx_failed': 0}
+                         'rx_crc_injected': 0, 'rx_dropped': 0, 'tx_frames': 0, 'tx_dropped': 0, 'tx_failed': 0}
         self._delayed = []
         self._stop = False
         self._started = None
@@ -357,10 +357,17 @@ class SimBoard:
         if self.injector.drop('rx'):
             self.counters['rx_dropped'] += 1
             return
-        data = self.injector.corrupt(data, 'rx')
         for frame in self.parser.feed(data):
             try:
+                if 'corrupt_crc' in self.injector.active:
+                    # The frame's bytes with a CRC bit flipped, through the real CRC check.
+                    raw = encode_frame(frame.msg_id, frame.seq, frame.payload)
+                    frame = decode_frame(self.injector.corrupt(raw, 'rx'))
                 msg = decode_message(frame)
+            except CrcError:
+                self.counters['rx_crc_injected'] += 1
+                self.firmware.rx_errors += 1
+                continue
             except ProtocolError:
                 self.counters['rx_message_errors'] += 1
                 self.firmware.rx_errors += 1
@@ -369,7 +376,8 @@ class SimBoard:
             for reply in self.firmware.handle(msg, frame.seq):
                 self.send(reply)
         self.firmware.rx_errors = (self.counters['rx_message_errors'] + self.parser.crc_errors
-                                   + self.parser.length_errors)
+                                   + self.parser.length_errors
+                                   + self.counters['rx_crc_injected'])
 
     def stop(self):
         """Ask :meth:`serve` to return."""
@@ -441,7 +449,7 @@ class SimBoard:
             for src in ready:
                 if src is self.control:
                     self.control.poll()
-                else:
+                elif self.endpoint.is_open:
                     data = self.endpoint.read()
                     if data:
                         self.receive(data)

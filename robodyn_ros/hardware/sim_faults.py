@@ -23,7 +23,7 @@ fault           parameters                               what the board does
 drop            rate in [0, 1], direction rx|tx|both     drops received byte batches
                                                          (rx) or sent frames (tx)
 corrupt_crc     rate in [0, 1], direction rx|tx|both     flips a CRC bit of received
-                                                         batches or sent frames
+                                                         or sent frames
 delay           seconds >= 0                             holds every sent frame back
 disconnect      (none)                                   closes its end of the link
 stuck_encoder   axis (index, or -1 for all)              freezes the encoder count
@@ -203,7 +203,7 @@ class FaultInjector:
         Parameters
         ----------
         data : bytes
-            A frame (tx) or a received batch (rx).
+            One frame.
         direction : str
             ``'rx'`` or ``'tx'``.
 

@@ -23,13 +23,16 @@ It behaves as the firmware of ``docs/driver_board_protocol.md`` specifies:
 * enable only when configured and free of faults; outputs off on disable;
 * set-points are clamped to the configured limits and refused when they were
   computed from a state older than the watchdog period;
-* watchdog: enabled and no valid set-point frame within the watchdog period
-  -> outputs off, ``WATCHDOG`` latched, fault report;
+* watchdog: enabled and no valid set-point frame for a watchdog period (the
+  first cycle at which ``board time - last valid frame >= period``) ->
+  outputs off, ``WATCHDOG`` latched, fault report;
 * over-current: a measured current above ``over_current_factor`` times the
   limit -> outputs off, ``OVER_CURRENT`` latched;
 * encoder plausibility: outputs on, the motor turning (back-EMF) faster than
   the check speed and the count unchanged for a watchdog period -> outputs
   off, ``ENCODER`` latched;
+* a diverging plant (non-finite state) latches ``INTERNAL`` with the joints
+  stopped;
 * clear fault is refused while the cause persists.
 
 The firmware is driven by :meth:`SimFirmware.handle` for each received message
@@ -126,6 +129,7 @@ class SimFirmware:
             self.outputs_off_since_us = self.time_us
         self.enabled = False
         self.command[:] = 0.0
+        self.axes.current[:] = 0.0
 
     def latch(self, bits, axis=BOARD_WIDE, value=0):
         """
@@ -149,7 +153,8 @@ class SimFirmware:
         self.faults |= int(bits)
         self._outputs_off()
         self.fault_events.append({'faults': [f.name.lower() for f in Fault if bits & f],
-                                  'axis': int(axis), 'board_time_us': self.time_us})
+                                  'axis': int(axis), 'board_time_us': self.time_us,
+                                  'last_valid_us': self.last_valid_us})
         return FaultReport(self.time_us, int(bits), int(axis),
                            int(max(-2**31, min(2**31 - 1, value))))
 
@@ -267,10 +272,14 @@ class SimFirmware:
         """
         out = []
         self.time_us += self.period_us
-        if self.enabled and self.time_us - self.last_valid_us > self.watchdog_us:
+        if self.enabled and self.time_us - self.last_valid_us >= self.watchdog_us:
             out.append(self.latch(Fault.WATCHDOG, BOARD_WIDE,
                                   self.time_us - self.last_valid_us))
-        self.axes.step(self.command, self.enabled)
+        try:
+            self.axes.step(self.command, self.enabled)
+        except FloatingPointError:
+            self.axes.plant.qd[:] = 0.0
+            out.append(self.latch(Fault.INTERNAL))
         stuck = np.array([self.injector.stuck(i) for i in range(self.n)])
         counts = self.axes.encoder(stuck)
         offset = np.array([self.injector.current_offset(i, 2.0 * self.limit[i])
@@ -301,7 +310,7 @@ class SimFirmware:
                                         * self.watchdog_us * 1e-6))
         moving = speed > check
         self._last_change_us[~moving] = self.time_us
-        silent = self.time_us - self._last_change_us > self.watchdog_us
+        silent = self.time_us - self._last_change_us >= self.watchdog_us
         if np.any(silent):
             i = int(np.argmax(silent))
             return [self.latch(Fault.ENCODER, i, int(round(speed[i] * 1e6)))]
