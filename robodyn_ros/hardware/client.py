@@ -43,7 +43,8 @@ class LinkStats:
     rx_frames, tx_frames : int
         Frames received and sent.
     crc_errors, length_errors, message_errors : int
-        Rejected frames by cause.
+        Rejected frames by cause (``crc_errors`` counts header and frame
+        check failures).
     lost_frames : int
         Gaps in the board's sequence numbers.
     reconnects : int
@@ -138,7 +139,7 @@ class BoardClient:
             self._last_rx_seq = frame.seq
             self.stats.rx_frames += 1
             out.append(msg)
-        self.stats.crc_errors = self.parser.crc_errors
+        self.stats.crc_errors = self.parser.crc_errors + self.parser.header_errors
         self.stats.length_errors = self.parser.length_errors
         return out
 

@@ -23,30 +23,32 @@ Layout (all multi-byte fields little-endian)::
     2       2     payload length L (u16), 0 <= L <= MAX_PAYLOAD
     4       1     message id (u8)
     5       2     sequence number (u16, wraps)
-    7       L     payload
-    7 + L   2     CRC-16/CCITT-FALSE of bytes 2 .. 6 + L (u16)
+    7       1     header check: CRC-8/SMBUS of bytes 2 .. 6
+    8       L     payload
+    8 + L   2     CRC-16/CCITT-FALSE of bytes 2 .. 7 + L (u16)
 
 The stream parser never raises on bad input: it drops bytes until the next
-sync pair, rejects a header whose length is impossible for its message id
-(so a corrupted length cannot stall the stream), checks the CRC, and counts
-every rejection. It keeps at most one frame's worth of pending bytes.
+sync pair, rejects a header whose check fails or whose length is impossible
+for its message id (so a damaged length can neither stall the stream nor
+make the parser check the CRC over the wrong bytes), checks the CRC, and
+counts every rejection. It keeps at most one frame's worth of pending bytes.
 """
 
 from collections import deque
 from dataclasses import dataclass
 import struct
 
-from .crc import crc16
+from .crc import crc16, crc8
 from .errors import CrcError, FrameError
 
 SYNC = b'\xaa\x55'
-HEADER_SIZE = 7
+HEADER_SIZE = 8
 CRC_SIZE = 2
 OVERHEAD = HEADER_SIZE + CRC_SIZE
 #: Largest payload the protocol allows [bytes].
 MAX_PAYLOAD = 520
 
-_HEADER = struct.Struct('<2sHBH')
+_HEADER = struct.Struct('<2sHBHB')
 _CRC = struct.Struct('<H')
 
 
@@ -99,7 +101,8 @@ def encode_frame(msg_id, seq, payload=b''):
         raise FrameError(f'message id {msg_id} out of range 0..255')
     if len(payload) > MAX_PAYLOAD:
         raise FrameError(f'payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}')
-    body = _HEADER.pack(SYNC, len(payload), msg_id, seq & 0xFFFF) + bytes(payload)
+    head = struct.pack('<HBH', len(payload), msg_id, seq & 0xFFFF)
+    body = SYNC + head + bytes((crc8(head),)) + bytes(payload)
     return body + _CRC.pack(crc16(memoryview(body)[2:]))
 
 
@@ -120,7 +123,7 @@ def decode_frame(data):
     Raises
     ------
     FrameError
-        Bad sync, bad length or extra/missing bytes.
+        Bad sync, bad header check, bad length or extra/missing bytes.
     CrcError
         The CRC does not match.
 
@@ -128,9 +131,11 @@ def decode_frame(data):
     data = bytes(data)
     if len(data) < OVERHEAD:
         raise FrameError(f'{len(data)} bytes is shorter than the {OVERHEAD}-byte minimum frame')
-    sync, length, msg_id, seq = _HEADER.unpack_from(data)
+    sync, length, msg_id, seq, check = _HEADER.unpack_from(data)
     if sync != SYNC:
         raise FrameError(f'bad sync bytes {sync.hex()}')
+    if crc8(data[2:7]) != check:
+        raise FrameError('header check failed')
     if length > MAX_PAYLOAD:
         raise FrameError(f'length field {length} exceeds {MAX_PAYLOAD}')
     if len(data) != OVERHEAD + length:
@@ -157,7 +162,7 @@ class FrameParser:
 
     Attributes
     ----------
-    frames, crc_errors, length_errors, discarded_bytes : int
+    frames, header_errors, crc_errors, length_errors, discarded_bytes : int
         Counters since creation.
     errors : collections.deque
         The most recent :class:`FrameError` instances.
@@ -168,6 +173,7 @@ class FrameParser:
         self._buf = bytearray()
         self._length_ok = length_ok
         self.frames = 0
+        self.header_errors = 0
         self.crc_errors = 0
         self.length_errors = 0
         self.discarded_bytes = 0
@@ -216,7 +222,13 @@ class FrameParser:
             pos = start
             if size - pos < HEADER_SIZE:
                 break
-            _, length, msg_id, seq = _HEADER.unpack_from(buf, pos)
+            _, length, msg_id, seq, check = _HEADER.unpack_from(buf, pos)
+            if crc8(buf[pos + 2:pos + 7]) != check:
+                self.header_errors += 1
+                self._reject(FrameError('header check failed'))
+                pos += 1
+                self.discarded_bytes += 1
+                continue
             if length > MAX_PAYLOAD or (self._length_ok is not None
                                         and not self._length_ok(msg_id, length)):
                 self.length_errors += 1

@@ -276,6 +276,7 @@ class SimBoard:
         out['injected'] = {k: dict(v) for k, v in self.injector.active.items()}
         out['injection_log'] = self.injector.log[-50:]
         out['parser'] = {'crc_errors': self.parser.crc_errors,
+                         'header_errors': self.parser.header_errors,
                          'length_errors': self.parser.length_errors}
         out['link_open'] = self.endpoint.is_open
         out['device'] = getattr(self.endpoint, 'device', None)
@@ -376,7 +377,7 @@ class SimBoard:
             for reply in self.firmware.handle(msg, frame.seq):
                 self.send(reply)
         self.firmware.rx_errors = (self.counters['rx_message_errors'] + self.parser.crc_errors
-                                   + self.parser.length_errors
+                                   + self.parser.header_errors + self.parser.length_errors
                                    + self.counters['rx_crc_injected'])
 
     def stop(self):
