@@ -23,12 +23,14 @@ whose states are the filtered angle and its derivatives::
 so ``p_f`` is the filtered position, ``v = p_f'`` the velocity estimate and
 ``a = p_f''`` the acceleration estimate. The filter is discretised exactly
 for a zero-order-hold input over each sample interval (the board time step),
-so it stays correct when reports are lost. Its DC gain is one, so a ramp is
-tracked with zero steady-state velocity error; the velocity lags by about
-``2 zeta / w`` seconds at low frequencies. The acceleration returned is the
-mean of ``p_f''`` over the last sample interval, ``(v_k - v_{k-1}) / dt``:
-with a held (staircase) input the end-of-interval derivative is biased by
-``w^2 dt v / 2``, the interval mean is not.
+so it stays correct when reports are lost. Its DC gain is one; the
+estimates lag by about ``2 zeta / w`` seconds at low frequencies. The
+velocity and acceleration returned are the means of ``p_f'`` and ``p_f''``
+over the last sample interval, ``(p_k - p_{k-1}) / dt`` and
+``(v_k - v_{k-1}) / dt``: with a held (staircase) input the end-of-interval
+derivatives ripple (the acceleration is biased by ``w^2 dt v / 2`` on a
+ramp, the velocity by about ``(w dt)^2 / 12``), the interval means are
+exact for a ramp.
 """
 
 import math
@@ -129,7 +131,8 @@ class StateVariableFilter:
             return self.position, self.velocity, self.acceleration
         ad, bd = self._discrete(dt)
         state = ad @ self._state + bd[:, None] * q
+        self.velocity = (state[0] - self._state[0]) / dt
         self.acceleration = (state[1] - self._state[1]) / dt
         self._state = state
-        self.position, self.velocity = state[0], state[1]
+        self.position = state[0]
         return self.position, self.velocity, self.acceleration
