@@ -353,7 +353,11 @@ class HardwareInterface:
                     self._stop.wait(0.01)
                 continue
             if self.on_sample is not None:
-                self.on_sample(sample)
+                try:
+                    self.on_sample(sample)
+                except Exception as exc:  # a listener must not stop the I/O loop
+                    self.problems.set('listener', 'warn', f'sample listener failed: '
+                                      f'{type(exc).__name__}: {exc}', hold=1.0)
 
     def _lose(self, reason, now):
         self.driver.close()

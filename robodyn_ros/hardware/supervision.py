@@ -149,4 +149,7 @@ class Problems:
         key = (h.level, h.message)
         if key != self._last:
             self._last = key
-            self._listener(h)
+            try:
+                self._listener(h)
+            except Exception:  # a failing listener (e.g. at shutdown) must not stop the caller
+                pass

@@ -134,17 +134,17 @@ class HardwareInterfaceNode(LifecycleNode):
     """Lifecycle node driving one motor driver board."""
 
     def __init__(self, **kwargs):
+        self._hw = None
+        self._names = ()
+        self._state_pub = None
+        self._cmd_sub = None
+        self._diag_timer = None
         super().__init__(NODE_NAME, **kwargs)
         self._values = declare(self, model_parameters() + parameter_specs(),
                                on_change=self._on_parameter)
         self._diag = Diagnostics(self, hardware_id='motor_driver_board',
                                  period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
-        self._hw = None
-        self._names = ()
-        self._state_pub = None
-        self._cmd_sub = None
-        self._diag_timer = None
 
     # ------------------------------------------------------------------ parameters
     def _on_parameter(self, name, value):
@@ -172,9 +172,12 @@ class HardwareInterfaceNode(LifecycleNode):
 
     # ------------------------------------------------------------------ ROS I/O
     def _publish_sample(self, sample):
+        pub = self._state_pub
+        if pub is None or not self.context.ok():
+            return  # shutting down: the link side still switches the outputs off
         msg = joint_state_msg(self._names, self.get_clock().now().to_msg(), sample.position,
                               sample.velocity, sample.effort)
-        self._state_pub.publish(msg)
+        pub.publish(msg)
 
     def _on_command(self, msg):
         hw = self._hw
@@ -199,7 +202,8 @@ class HardwareInterfaceNode(LifecycleNode):
         hw.set_command(effort, now)
 
     def _on_health(self, health):
-        self._diag.update(_LEVELS[health.level], health.message, health.values)
+        if self.context.ok():
+            self._diag.update(_LEVELS[health.level], health.message, health.values)
 
     def _refresh_diagnostics(self):
         if self._hw is not None:
@@ -301,6 +305,11 @@ class HardwareInterfaceNode(LifecycleNode):
     def on_process_exit(self):
         """Called by the runner at process exit: outputs off."""
         self._release()
+
+    def destroy_node(self):
+        """Switch the outputs off and stop the I/O thread before the node goes."""
+        self._release()
+        return super().destroy_node()
 
 
 def main(args=None):
