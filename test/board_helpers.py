@@ -66,13 +66,13 @@ class Board:
         return reply
 
     def transport(self):
-        """A host transport to this board."""
+        """Make a host transport to this board."""
         if self.info['transport'] == 'pty':
             return SerialTransport(self.info['link'])
         return UdpTransport('127.0.0.1', self.info['port'])
 
     def node_parameters(self):
-        """The hardware_interface parameters that reach this board (name -> value)."""
+        """Give the hardware_interface parameters that reach this board (name -> value)."""
         if self.info['transport'] == 'pty':
             return {'transport': 'serial', 'device': self.info['link']}
         return {'transport': 'udp', 'address': '127.0.0.1', 'port': self.info['port']}

@@ -34,7 +34,7 @@ SETTINGS = settings(max_examples=400, derandomize=True, deadline=None, database=
 @SETTINGS
 @given(msg=protocol_corpus.messages(), seq=st.integers(0, 0xFFFF))
 def test_every_message_round_trips(msg, seq):
-    """encode -> frame -> decode gives the same record, and re-encodes to the same bytes."""
+    """Encode, frame and decode give the same record, which re-encodes to the same bytes."""
     data = codec.encode_message(msg, seq)
     frame = decode_frame(data)
     assert frame.msg_id == msg.msg_id and frame.seq == seq

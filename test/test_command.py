@@ -28,16 +28,16 @@ def test_command_buffer_fresh_stale_invalid():
     """A command is used while fresh; stale, NaN and wrong-length commands give none."""
     buf = CommandBuffer(3)
     assert buf.get(0.0, 0.1)[:2] == (None, 'none')
-    assert buf.set([1.0, 2.0, 3.0], 10.0)
+    assert buf.put([1.0, 2.0, 3.0], 10.0)
     torque, state, _ = buf.get(10.05, 0.1)
     assert state == 'fresh' and torque.tolist() == [1.0, 2.0, 3.0]
     assert buf.get(10.2, 0.1)[:2] == (None, 'stale')
-    assert not buf.set([1.0, math.nan, 3.0], 11.0)
+    assert not buf.put([1.0, math.nan, 3.0], 11.0)
     torque, state, reason = buf.get(11.0, 0.1)
     assert torque is None and state == 'invalid' and 'joint index 1' in reason
-    assert not buf.set([1.0, 2.0], 12.0)
+    assert not buf.put([1.0, 2.0], 12.0)
     assert 'has 2 efforts for 3 joints' in buf.get(12.0, 0.1)[2]
-    assert buf.set([0.0, 0.0, 0.0], 13.0) and buf.get(13.0, 0.1)[1] == 'fresh'
+    assert buf.put([0.0, 0.0, 0.0], 13.0) and buf.get(13.0, 0.1)[1] == 'fresh'
     buf.clear()
     assert buf.get(13.0, 0.1)[1] == 'none'
     assert buf.received == 2 and buf.rejected == 2
@@ -62,7 +62,7 @@ def test_limit_rule_ramps_torque_into_the_limit_only():
 
 
 def test_pipeline_adds_friction_and_clamps_effort_then_current():
-    """tau = command + friction -> limit rule -> effort clamp -> current clamp."""
+    """Command plus friction, then the limit rule, the effort clamp and the current clamp."""
     puma = load_robot('puma560')
     sc = joint_scaling(axis_parameters(puma), Identify(1, (1, 0, 0), 0.001, (1000,) * 6,
                                                        (10.0,) * 6))
@@ -76,7 +76,8 @@ def test_pipeline_adds_friction_and_clamps_effort_then_current():
     assert res.torque[3] == effort and res.effort_limited[3]
     expect = np.minimum(np.abs(res.torque / sc.axes.torque_per_amp), limit)
     assert np.allclose(np.abs(res.currents), expect)
-    assert np.allclose(np.sign(res.currents[:3]), np.sign((cmd + fric)[:3] / sc.axes.gear_ratio[:3]))
+    signs = np.sign((cmd + fric)[:3] / sc.axes.gear_ratio[:3])
+    assert np.allclose(np.sign(res.currents[:3]), signs)
     assert res.current_limited[0] == (abs(1.5 / sc.axes.torque_per_amp[0]) > 1.0)
     assert np.allclose(res.friction, fric)
     zero = pipe(q, None, fric, 0.05)

@@ -29,7 +29,7 @@ def test_catalogue_check_values():
 
 
 def test_fast_crc16_equals_the_bitwise_definition():
-    """binascii's table CRC equals the bit-by-bit definition, also when continued."""
+    """The table CRC of binascii equals the bit-by-bit definition, also when continued."""
     rng = np.random.default_rng(3)
     for size in list(range(0, 40)) + [255, 1000]:
         data = rng.integers(0, 256, size, dtype=np.uint8).tobytes()

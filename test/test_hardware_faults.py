@@ -88,7 +88,7 @@ class Controller:
         self._thread.join(5.0)
 
     def running(self):
-        """Samples flow, outputs on, no fault, no error."""
+        """Tell whether samples flow with the outputs on, no fault and no error."""
         if not self.samples or time.monotonic() - self.samples[-1].host_time > 0.05:
             return False
         s = self.samples[-1]

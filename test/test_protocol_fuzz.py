@@ -77,7 +77,8 @@ def _random_message(rng):
     if kind == 4:
         return m.HeartbeatReply(u64, int(rng.integers(0, 2**63)))
     if kind == 5:
-        return m.Identify(int(rng.integers(1, 256)), (1, 2, 3), float(rng.integers(1, 2**20)) / 1e6,
+        period = float(rng.integers(1, 2**20)) / 1e6
+        return m.Identify(int(rng.integers(1, 256)), (1, 2, 3), period,
                           tuple(int(v) for v in rng.integers(1, 2**32, n)), pos_cur(n))
     if kind == 6:
         gear = tuple(float(v) / 1e4 if v else 1.0 for v in rng.integers(-2**31, 2**31, n))
@@ -167,7 +168,7 @@ def _decodes(frame):
 @settings(max_examples=RANDOM_EXAMPLES, derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(strings=st.lists(st.binary(max_size=160), min_size=RANDOM_PER_EXAMPLE,
-                       max_size=RANDOM_PER_EXAMPLE),
+                        max_size=RANDOM_PER_EXAMPLE),
        chunk=st.integers(1, 64), header=st.sampled_from(_HEADERS))
 def test_random_bytes(strings, chunk, header):
     """

@@ -26,7 +26,7 @@ from robodyn_ros.model import load_robot
 
 
 def test_puma_conversions_by_hand():
-    """q = 2 pi counts / (cpr N), tau = eta N Kt i, with the PUMA's signed gear ratios."""
+    """Check q = 2 pi counts / (cpr N) and tau = eta N Kt i with the PUMA gear ratio signs."""
     puma = load_robot('puma560')
     axes = axis_parameters(puma, efficiency=0.9)
     ident = Identify(1, (1, 0, 0), 0.001, (1000,) * 6, (5.0,) * 6)

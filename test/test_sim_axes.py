@@ -59,7 +59,7 @@ def test_torque_reaches_the_plant_as_eta_n_kt_i():
 
 
 def test_encoder_quantisation_and_noise():
-    """counts = round((q + gap) N cpr / 2 pi); noise has the given spread."""
+    """Counts are round((q + gap) N cpr / 2 pi); the noise has the given spread."""
     model, ax = _axes(encoder_counts=[4096, 1000, 360])
     counts = ax.encoder(np.zeros(3, dtype=bool))
     per = np.array([4096 * 100, 1000 * -150, 360 * 80]) / (2 * math.pi)

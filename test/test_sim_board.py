@@ -26,7 +26,7 @@ import yaml
 
 def _session(board):
     client = BoardClient(board.transport())
-    client.open()
+    client.connect()
     ident = client.identify(5.0)
     client.configure(m.Configure(0.05, ident.max_current, (0.05, 0.06, 0.04),
                                  (100.0, -150.0, 80.0), ident.encoder_counts))
@@ -96,7 +96,7 @@ def test_config_file_options_and_control(tmp_path):
                                       'encoder_counts': 5000, 'params': ACTUATORS}))
     with sim_board('--config', str(config), '--seed', '9', params=None) as board:
         client = BoardClient(board.transport())
-        client.open()
+        client.connect()
         try:
             ident = client.identify(5.0)
             assert ident.firmware == (3, 2, 1) and ident.cycle_period == pytest.approx(0.002)

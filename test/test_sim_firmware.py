@@ -67,8 +67,8 @@ def test_identify_and_heartbeat(fw):
 def test_configure_checks(fw, config, result, detail):
     """Axis count, encoder resolution, current rating and watchdog range are checked."""
     ack = _ack(fw.handle(config, 5))
-    assert (ack.acked_id, ack.acked_seq, ack.result, ack.detail) == (m.MsgId.CONFIGURE, 5,
-                                                                    result, detail)
+    got = (ack.acked_id, ack.acked_seq, ack.result, ack.detail)
+    assert got == (m.MsgId.CONFIGURE, 5, result, detail)
     assert (fw.config is not None) == (result == m.Result.OK)
 
 

@@ -24,13 +24,13 @@ def test_worst_level_wins_and_listener_hears_changes():
     heard = []
     p = Problems(heard.append)
     assert p.health().level == 'ok'
-    p.set('command', 'warn', 'waiting')
-    p.set('fault', 'error', 'board fault: watchdog')
-    p.set('link', 'error', 'link lost')
+    p.report('command', 'warn', 'waiting')
+    p.report('fault', 'error', 'board fault: watchdog')
+    p.report('link', 'error', 'link lost')
     h = p.health({'rate': 1000})
     assert h.level == 'error' and h.message == 'board fault: watchdog; link lost'
     assert h.values == {'rate': 1000}
-    p.set('link', 'error', 'link lost')  # same health: no new notification
+    p.report('link', 'error', 'link lost')  # same health: no new notification
     p.clear('fault')
     p.clear('link')
     assert p.health().message == 'waiting'
@@ -45,7 +45,7 @@ def test_transient_problems_expire_and_bad_listeners_are_ignored():
         raise RuntimeError('publisher gone')
 
     p = Problems(broken)
-    p.set('limit', 'warn', 'torque cut at joint limit', hold=0.05)
+    p.report('limit', 'warn', 'torque cut at joint limit', hold=0.05)
     p.clear('limit')
     assert p.health().level == 'warn'
     time.sleep(0.08)

@@ -35,11 +35,11 @@ def test_pty_round_trip_through_pyserial(tmp_path):
     """Bytes pass both ways unchanged (raw mode: no echo, no newline translation)."""
     link = str(tmp_path / 'board')
     board = PtyEndpoint(link)
-    board.open()
+    board.connect()
     host = SerialTransport(link, 115200)
     try:
         assert os.path.realpath(link) == board.device
-        host.open()
+        host.connect()
         payload = bytes(range(256)) * 4  # includes \r, \n, XON/XOFF, ^C, ...
         host.write(payload)
         assert _read_all(board.read, len(payload)) == payload
@@ -56,10 +56,10 @@ def test_pty_disconnect_is_a_transport_error_and_reconnects(tmp_path):
     """Closing the board end makes reads fail; a new pair behind the same link works."""
     link = str(tmp_path / 'board')
     board = PtyEndpoint(link)
-    board.open()
+    board.connect()
     first = board.device
     host = SerialTransport(link)
-    host.open()
+    host.connect()
     board.close(unlink=False)
     with pytest.raises(TransportError, match='lost'):
         for _ in range(50):
@@ -67,11 +67,11 @@ def test_pty_disconnect_is_a_transport_error_and_reconnects(tmp_path):
             host.write(b'x')
     host.close()
     with pytest.raises(TransportError, match='cannot open'):
-        host.open()
-    board.open()
+        host.connect()
+    board.connect()
     try:
         assert os.path.realpath(link) == board.device
-        host.open()
+        host.connect()
         host.write(b'again')
         assert _read_all(board.read, 5) == b'again'
     finally:
@@ -84,7 +84,7 @@ def test_serial_errors_are_clear(tmp_path):
     """A missing device, or use before open, raise TransportError naming the device."""
     missing = SerialTransport(str(tmp_path / 'nothing'))
     with pytest.raises(TransportError, match='nothing'):
-        missing.open()
+        missing.connect()
     with pytest.raises(TransportError, match='not open'):
         missing.read(0.0)
     with pytest.raises(TransportError, match='not open'):
@@ -95,10 +95,10 @@ def test_serial_errors_are_clear(tmp_path):
 def test_udp_round_trip_and_peer_tracking():
     """Datagrams pass both ways on 127.0.0.1; the board answers the last host heard."""
     board = UdpEndpoint('127.0.0.1', 0)
-    board.open()
+    board.connect()
     host = UdpTransport('127.0.0.1', board.port)
     try:
-        host.open()
+        host.connect()
         assert not board.write(b'nobody yet')
         host.write(b'hello')
         assert _read_all(board.read, 5) == b'hello'
@@ -114,11 +114,11 @@ def test_udp_round_trip_and_peer_tracking():
 def test_udp_unreachable_board_is_a_transport_error():
     """A connected socket reports the board's closed port as a lost link."""
     board = UdpEndpoint('127.0.0.1', 0)
-    board.open()
+    board.connect()
     port = board.port
     board.close()
     host = UdpTransport('127.0.0.1', port)
-    host.open()
+    host.connect()
     try:
         with pytest.raises(TransportError, match='lost'):
             for _ in range(50):
@@ -126,7 +126,7 @@ def test_udp_unreachable_board_is_a_transport_error():
                 host.read(0.02)
     finally:
         host.close()
-    board.open()  # re-binds the same port
+    board.connect()  # re-binds the same port
     try:
         assert board.port == port
     finally:
@@ -142,4 +142,4 @@ def test_open_transport_factory():
     with pytest.raises(ValueError, match="'serial' or 'udp'"):
         open_transport('can')
     with pytest.raises(TransportError):
-        UdpTransport('256.1.1.1', 5).open()
+        UdpTransport('256.1.1.1', 5).connect()

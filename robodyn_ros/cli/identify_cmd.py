@@ -64,7 +64,7 @@ def add_parser(sub):
 
 def friction_document(model, data, fits):
     """
-    The friction YAML content.
+    Build the content of the friction YAML.
 
     Parameters
     ----------

@@ -68,7 +68,7 @@ class BoardClient:
     Parameters
     ----------
     transport : SerialTransport or UdpTransport
-        The link (opened by :meth:`open`).
+        The link (opened by :meth:`connect`).
 
     """
 
@@ -84,9 +84,9 @@ class BoardClient:
         return f'BoardClient({self.transport!r})'
 
     # ------------------------------------------------------------------ link
-    def open(self):
+    def connect(self):
         """Open the transport and forget partial input."""
-        self.transport.open()
+        self.transport.connect()
         self.parser.reset()
         self._inbox.clear()
         self._last_rx_seq = None
@@ -258,7 +258,7 @@ class BoardClient:
 
     def heartbeat(self, token=None):
         """
-        Send a heartbeat (keeps the board streaming while no currents are sent).
+        Send a heartbeat, which keeps the board streaming while no currents are sent.
 
         Parameters
         ----------

@@ -66,7 +66,7 @@ class CommandBuffer:
             self._torque, self._stamp, self._state, self._reason = None, -math.inf, \
                 self.NONE, ''
 
-    def set(self, torque, stamp):
+    def put(self, torque, stamp):
         """
         Store a new command; a wrong length or a non-finite value invalidates it.
 
@@ -121,7 +121,7 @@ class CommandBuffer:
 
     def get(self, now, timeout):
         """
-        The command to apply now.
+        Return the command to apply now.
 
         Parameters
         ----------

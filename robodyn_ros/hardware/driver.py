@@ -212,7 +212,7 @@ class BoardDriver:
         """
         s = self.settings
         try:
-            self.client.open()
+            self.client.connect()
             identity = self.client.identify(s.connect_timeout if timeout is None else timeout)
             scaling = joint_scaling(self.axes, identity, s.encoder_counts or None)
             limit = np.where(np.isfinite(scaling.current_limit), scaling.current_limit,
@@ -249,7 +249,7 @@ class BoardDriver:
         self.client.clear_fault(self.settings.request_timeout)
 
     def heartbeat(self):
-        """Send a heartbeat (its answer gives a round-trip time)."""
+        """Send a heartbeat; its answer gives a round-trip time."""
         self.client.heartbeat()
 
     def read(self, timeout):

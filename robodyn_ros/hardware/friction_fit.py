@@ -83,7 +83,7 @@ class FrictionFit:
 
     def params(self):
         """
-        The ``friction`` entry of a parameter file.
+        Return the ``friction`` entry of a parameter file.
 
         Returns
         -------

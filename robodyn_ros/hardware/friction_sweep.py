@@ -376,8 +376,8 @@ class FrictionSweep:
             ta = s.accel_time
             distance = v * (ta + s.settle + s.measure + 0.05)
             if distance > upper - lower:
-                data.skipped.append(f'{name} at {v:g}: needs {distance:.3f} of '
-                                   f'{upper - lower:.3f} range')
+                data.skipped.append(
+                    f'{name} at {v:g}: needs {distance:.3f} of {upper - lower:.3f} range')
                 continue
             center = min(max(q0[j], lower + distance / 2), upper - distance / 2)
             hold = q0.copy()

@@ -329,7 +329,7 @@ class HardwareInterface:
             Whether it was accepted (NaN or a wrong length is rejected).
 
         """
-        return self.commands.set(torque, time.monotonic() if stamp is None else stamp)
+        return self.commands.put(torque, time.monotonic() if stamp is None else stamp)
 
     # ------------------------------------------------------------------ loop
     def _send_zero(self):
@@ -343,8 +343,8 @@ class HardwareInterface:
                 with self._lock:
                     sample = self._step()
             except Exception as exc:  # keep the thread alive, outputs off, report
-                self.problems.set('internal', 'error', f'I/O loop error: '
-                                  f'{type(exc).__name__}: {exc}')
+                self.problems.report('internal', 'error', f'I/O loop error: '
+                                     f'{type(exc).__name__}: {exc}')
                 self.outputs_off()
                 self._stop.wait(0.1)
                 continue
@@ -356,14 +356,14 @@ class HardwareInterface:
                 try:
                     self.on_sample(sample)
                 except Exception as exc:  # a listener must not stop the I/O loop
-                    self.problems.set('listener', 'warn', f'sample listener failed: '
-                                      f'{type(exc).__name__}: {exc}', hold=1.0)
+                    self.problems.report('listener', 'warn', f'sample listener failed: '
+                                         f'{type(exc).__name__}: {exc}', hold=1.0)
 
     def _lose(self, reason, now):
         self.driver.close()
         self._link_ok = False
         self._next_reconnect = now + self.settings.reconnect_period
-        self.problems.set('link', 'error', f'board link lost ({reason}); reconnecting')
+        self.problems.report('link', 'error', f'board link lost ({reason}); reconnecting')
 
     def _reconnect(self, now):
         if now < self._next_reconnect:
@@ -373,7 +373,7 @@ class HardwareInterface:
                                             self.settings.reconnect_period))
         except (HardwareError, OSError) as exc:
             self._next_reconnect = time.monotonic() + self.settings.reconnect_period
-            self.problems.set('link', 'error', f'board link lost; reconnect failed: {exc}')
+            self.problems.report('link', 'error', f'board link lost; reconnect failed: {exc}')
             return
         self.driver.stats.reconnects += 1
         self._link_ok = True
@@ -398,8 +398,8 @@ class HardwareInterface:
         if sample is None:
             silence = now - self._last_sample_time
             if silence > self.state_timeout:
-                self.problems.set('silent', 'error', f'no state report from the board for '
-                                  f'{silence * 1e3:.0f} ms')
+                self.problems.report('silent', 'error', f'no state report from the board for '
+                                     f'{silence * 1e3:.0f} ms')
             if silence > max(0.25, 5.0 * self.state_timeout):
                 self._lose('board silent', now)
                 return None
@@ -428,7 +428,7 @@ class HardwareInterface:
         except TransportError as exc:
             self._lose(exc, now)
         except (BoardRefused, BoardTimeout) as exc:
-            self.problems.set('recover', 'error', f'recovery failed: {exc}')
+            self.problems.report('recover', 'error', f'recovery failed: {exc}')
         return False
 
     def _watch_faults(self, sample):
@@ -436,9 +436,9 @@ class HardwareInterface:
             if sample.faults != self._fault_seen:
                 axes = [r.axis for r in self.driver.fault_reports if r.faults & sample.faults]
                 where = f' (axis {axes[-1]})' if axes and axes[-1] != 0xFF else ''
-                self.problems.set('fault', 'error', 'board fault: '
-                                  + ', '.join(fault_names(sample.faults)) + where
-                                  + '; outputs off')
+                self.problems.report('fault', 'error', 'board fault: '
+                                     + ', '.join(fault_names(sample.faults)) + where
+                                     + '; outputs off')
         elif self._fault_seen:
             self.problems.clear('fault')
         self._fault_seen = sample.faults
@@ -457,8 +457,8 @@ class HardwareInterface:
                 self._last_heartbeat = now
                 self._guard(self.driver.heartbeat, now)
             if s.auto_recover and now >= self._next_recover and not self._link_fast(now):
-                self.problems.set('recover', 'error', 'link round trip unknown or above half '
-                                  'the watchdog period; not re-enabling')
+                self.problems.report('recover', 'error', 'link round trip unknown or above half '
+                                     'the watchdog period; not re-enabling')
             elif s.auto_recover and now >= self._next_recover:
                 self._next_recover = now + s.recover_period
                 if sample.faults and not self._guard(self.driver.clear_fault, now):
@@ -467,16 +467,16 @@ class HardwareInterface:
                     self._enabled_since = time.monotonic()
                     self.problems.clear('recover')
             elif not s.auto_recover:
-                self.problems.set('recover', 'error', 'outputs off; deactivate and activate '
-                                  'to recover (auto_recover is off)')
+                self.problems.report('recover', 'error', 'outputs off; deactivate and activate '
+                                     'to recover (auto_recover is off)')
             return
         torque, state, reason = self.commands.get(now, s.command_timeout)
         if state == CommandBuffer.FRESH:
             self.problems.clear('command')
         elif state == CommandBuffer.NONE:
-            self.problems.set('command', 'warn', 'waiting for joint_commands; zero current')
+            self.problems.report('command', 'warn', 'waiting for joint_commands; zero current')
         else:
-            self.problems.set('command', 'error', f'{reason}; zero current')
+            self.problems.report('command', 'error', f'{reason}; zero current')
         fric = None
         if torque is not None and s.friction_compensation:
             fric = self.friction.torque(sample.position, sample.velocity,
@@ -488,8 +488,8 @@ class HardwareInterface:
         self.cycles += 1
         if np.any(result.at_limit):
             names = [self.model.joint_names[i] for i in np.flatnonzero(result.at_limit)]
-            self.problems.set('limit', 'warn', 'torque into the joint limit cut: '
-                              + ', '.join(names), hold=0.5)
+            self.problems.report('limit', 'warn', 'torque into the joint limit cut: '
+                                 + ', '.join(names), hold=0.5)
 
     def _statistics(self, sample, now):
         w = self._rate_window
@@ -499,13 +499,14 @@ class HardwareInterface:
             w[0], w[1] = now, 0
             wd = self.driver.settings.watchdog_period
             if self.state == 'active' and sample.latency_us > 0.5 * wd * 1e6:
-                self.problems.set('latency', 'warn', f'loop latency {sample.latency_us / 1e3:.1f}'
-                                  f' ms exceeds half the watchdog period', hold=2.0)
+                late = sample.latency_us / 1e3
+                self.problems.report('latency', 'warn', f'loop latency {late:.1f} ms exceeds '
+                                     'half the watchdog period', hold=2.0)
 
     # ------------------------------------------------------------------ reporting
     def health(self):
         """
-        Current health with the statistics as values.
+        Summarise the health, with the statistics as values.
 
         Returns
         -------

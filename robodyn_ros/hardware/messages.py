@@ -177,7 +177,7 @@ class Identify:
 
     @property
     def axis_count(self):
-        """Number of axes (int)."""
+        """Give the number of axes (int)."""
         return len(self.encoder_counts)
 
 
@@ -210,7 +210,7 @@ class Configure:
 
     @property
     def axis_count(self):
-        """Number of axes (int)."""
+        """Give the number of axes (int)."""
         return len(self.current_limit)
 
 

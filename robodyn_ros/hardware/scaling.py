@@ -68,7 +68,7 @@ class AxisParameters:
 
     @property
     def n(self):
-        """Number of joints (int)."""
+        """Give the number of joints (int)."""
         return len(self.names)
 
     @property

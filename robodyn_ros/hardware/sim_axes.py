@@ -122,20 +122,20 @@ class SimAxes:
 
     @property
     def q(self):
-        """True joint positions (n,) [rad or m]."""
+        """Give the true joint positions, (n,) [rad or m]."""
         return self.plant.q
 
     @property
     def qd(self):
-        """True joint velocities (n,) [rad/s or m/s]."""
+        """Give the true joint velocities, (n,) [rad/s or m/s]."""
         return self.plant.qd
 
     def true_counts(self):
-        """Encoder counts without noise, (n,) int."""
+        """Compute the encoder counts without noise, (n,) int."""
         return np.rint((self.plant.q + self.gap) * self.counts_per_unit).astype(np.int64)
 
     def _backlash(self, tau):
-        """Transmitted torque and gap update (joint side)."""
+        """Return the transmitted torque and update the gap (joint side)."""
         if not np.any(self.backlash):
             return tau
         half = self.backlash / 2.0

@@ -233,8 +233,9 @@ class SimBoard:
         self.parser = FrameParser(plausible_length)
         self.control = None
         self.tx_seq = 0
-        self.counters = {'ticks': 0, 'overruns': 0, 'rx_frames': 0, 'rx_message_errors': 0,
-                         'rx_crc_injected': 0, 'rx_dropped': 0, 'tx_frames': 0, 'tx_dropped': 0, 'tx_failed': 0}
+        self.counters = dict.fromkeys(
+            ('ticks', 'overruns', 'rx_frames', 'rx_message_errors', 'rx_crc_injected',
+             'rx_dropped', 'tx_frames', 'tx_dropped', 'tx_failed'), 0)
         self._delayed = []
         self._stop = False
         self._started = None
@@ -323,10 +324,10 @@ class SimBoard:
             self.parser.reset()
             self._delayed.clear()
         elif not self.injector.disconnected and not self.endpoint.is_open:
-            self.endpoint.open()
+            self.endpoint.connect()
 
     def send(self, msg):
-        """Encode, apply the tx faults and send (or delay) one message."""
+        """Encode one message, apply the tx faults, and send or delay it."""
         frame = encode_message(msg, self.tx_seq)
         self.tx_seq = (self.tx_seq + 1) & 0xFFFF
         if not self.endpoint.is_open or self.injector.drop('tx'):
@@ -398,7 +399,7 @@ class SimBoard:
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
         if not self.injector.disconnected:
-            self.endpoint.open()
+            self.endpoint.connect()
         try:
             if on_ready is not None:
                 on_ready(self.ready_info())

@@ -168,7 +168,7 @@ class SimFirmware:
         return int(bits)
 
     def identity(self):
-        """The identify message (Identify)."""
+        """Build the identify message (Identify)."""
         return Identify(PROTOCOL_VERSION, self.firmware, self.axes.period,
                         tuple(int(c) for c in self.axes.encoder_counts),
                         tuple(float(c) for c in self.max_current))

@@ -66,7 +66,7 @@ class Problems:
         self._items = {}
         self._last = ('ok', 'ok')
 
-    def set(self, key, level, message, hold=0.0):
+    def report(self, key, level, message, hold=0.0):
         """
         Raise or update a problem.
 
@@ -106,7 +106,7 @@ class Problems:
 
     def active(self):
         """
-        Current problems after expiring held ones.
+        List the current problems, after expiring the transient ones.
 
         Returns
         -------

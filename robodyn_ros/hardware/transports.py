@@ -16,7 +16,7 @@
 Byte links to the board: serial (pyserial: a real tty or a pseudo-terminal) and UDP.
 
 Host side, :class:`SerialTransport` and :class:`UdpTransport` share one small
-interface: ``open()``, ``close()``, ``read(timeout) -> bytes`` (empty on
+interface: ``connect()``, ``close()``, ``read(timeout) -> bytes`` (empty on
 timeout) and ``write(data)``; a lost link (device gone, I/O error, port
 unreachable) raises :class:`~robodyn_ros.hardware.errors.TransportError`, so
 the caller can reconnect. Board side (the simulated board),
@@ -63,7 +63,7 @@ class SerialTransport:
         """Whether the port is open (bool)."""
         return self._port is not None
 
-    def open(self):
+    def connect(self):
         """
         Open the port in raw mode and drop stale input.
 
@@ -139,8 +139,10 @@ class SerialTransport:
 
 class UdpTransport:
     """
-    UDP to the board at ``address:port`` (a connected socket, so that an
-    unreachable board is reported as an error instead of silence).
+    UDP to the board at ``address:port``.
+
+    The socket is connected, so that an unreachable board is reported as an
+    error instead of silence.
 
     Parameters
     ----------
@@ -167,7 +169,7 @@ class UdpTransport:
         """Whether the socket is open (bool)."""
         return self._sock is not None
 
-    def open(self):
+    def connect(self):
         """
         Create and connect the socket.
 
@@ -301,7 +303,7 @@ class PtyEndpoint:
         self._slave = None
         self.device = None
 
-    def open(self):
+    def connect(self):
         """Create a new pair in raw mode and point the link at it."""
         self.close(unlink=False)
         master, slave = os.openpty()
@@ -374,7 +376,7 @@ class UdpEndpoint:
         self.peer = None
         self._sock = None
 
-    def open(self):
+    def connect(self):
         """Bind the socket (reusing the first port on a re-open)."""
         self.close()
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

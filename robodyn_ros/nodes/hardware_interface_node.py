@@ -85,11 +85,11 @@ def parameter_specs():
     """
     return [
         ParamSpec('friction_params', '', 'Friction YAML (robodyn identify friction output) '
-                  'replacing the model friction for compensation; empty: the model\'s',
+                  'replacing the model friction for compensation; empty: the model friction',
                   read_only=True),
         ParamSpec('transport', 'serial', 'Link to the board', choices=('serial', 'udp'),
                   read_only=True),
-        ParamSpec('device', '', 'Serial device or the simulated board\'s pty link',
+        ParamSpec('device', '', 'Serial device, or the pty link of the simulated board',
                   read_only=True),
         ParamSpec('baud_rate', 1000000, 'Serial speed [bit/s]', low=1200, high=20000000,
                   read_only=True),
@@ -100,7 +100,7 @@ def parameter_specs():
         ParamSpec('connect_timeout', 1.0, 'Identify timeout at configure [s]', low=0.01,
                   high=60.0, read_only=True),
         ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
-                  'or one per joint; unset: accept the board\'s)',
+                  'or one per joint; unset: accept what the board reports)',
                   kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
                   check=_positive_list('encoder_counts')),
         ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
@@ -291,7 +291,7 @@ class HardwareInterfaceNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def on_shutdown(self, state):
-        """Outputs off and close."""
+        """Switch the outputs off and close the link."""
         self._release()
         return TransitionCallbackReturn.SUCCESS
 
@@ -303,7 +303,7 @@ class HardwareInterfaceNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def on_process_exit(self):
-        """Called by the runner at process exit: outputs off."""
+        """Switch the outputs off at process exit (called by the runner)."""
         self._release()
 
     def destroy_node(self):
