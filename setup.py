@@ -36,6 +36,7 @@ setup(
         (os.path.join('share', package_name, 'launch'), _files('launch/*.launch.py')),
         (os.path.join('share', package_name, 'urdf'),
          _files('urdf/*.urdf') + _files('urdf/*.xacro')),
+        (os.path.join('share', package_name, 'urdf', 'common'), _files('urdf/common/*.xacro')),
         (os.path.join('share', package_name, 'config'), _files('config/*.yaml')),
         (os.path.join('share', package_name, 'rviz'), _files('rviz/*.rviz')),
     ],
@@ -52,6 +53,7 @@ setup(
     entry_points={
         'console_scripts': [
             'robodyn = robodyn_ros.cli.main:main',
+            'trajectory_planner = robodyn_ros.nodes.trajectory_planner_node:main',
             'hardware_interface = robodyn_ros.nodes.hardware_interface_node:main',
         ],
     },

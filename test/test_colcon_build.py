@@ -49,7 +49,8 @@ def test_colcon_build_installs_scripts_and_data(tmp_path):
     assert (prefix / 'share' / 'ament_index' / 'resource_index' / 'packages' /
             'robodyn_ros').is_file()
     for folder, patterns in (('launch', ['*.launch.py']), ('urdf', ['*.urdf', '*.xacro']),
-                             ('config', ['*.yaml'])):
+                             ('urdf/common', ['*.xacro']), ('config', ['*.yaml']),
+                             ('rviz', ['*.rviz'])):
         shipped = [os.path.basename(p) for pat in patterns
                    for p in glob.glob(os.path.join(ROOT, folder, pat))]
         for name in shipped:

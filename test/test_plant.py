@@ -77,7 +77,7 @@ def test_friction_dissipates_and_brings_the_arm_to_rest():
 
 
 def test_bad_input():
-    """NaN torques, wrong shapes and bad settings are refused."""
+    """Refuse NaN torques, wrong shapes and bad settings."""
     plant = Plant(load_robot('ur5'))
     with pytest.raises(InputError, match='tau'):
         plant.step([np.nan] * 6)

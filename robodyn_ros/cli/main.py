@@ -30,6 +30,7 @@ from ..errors import RobodynError
 COMMANDS = {
     'model': '.model_cmd',
     'check': '.check_cmd',
+    'bench-planner': '.bench_planner',
     'sim-board': '.sim_board_cmd',
     'identify': '.identify_cmd',
 }

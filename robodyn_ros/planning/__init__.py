@@ -12,8 +12,45 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Trajectory planning (no rclpy): the Trajectory value and the planners built on it."""
+"""
+Trajectory planning (no rclpy): the Trajectory value and the planners built on it.
 
+* :mod:`.profiles`, :mod:`.point_to_point`: seed 001's point-to-point laws
+  (linear, cubic, quintic, bang-bang, trapezoid, C2 trapezoid) with minimum
+  times and homothetic synchronisation;
+* :mod:`.multi_segment`: seed 003's 3-5-3 and seed 000's
+  quintic-linear-quintic paths, stop-and-go chains;
+* :mod:`.via_points`: the minimum-jerk spline through via points;
+* :mod:`.jerk_limited`: time-optimal jerk-limited motion with ruckig;
+* :mod:`.cartesian`, :mod:`.ik`: straight lines in task space;
+* :mod:`.time_scaling`, :mod:`.friction_probes`, :mod:`.efforts`:
+  torque-limited time scaling (Hollerbach) and feed-forward efforts;
+* :mod:`.planner`: the pipeline the ``trajectory_planner`` node runs.
+"""
+
+from .cartesian import cartesian_line, CartesianLineTrajectory
+from .efforts import ModelEffortProvider, Payload
+from .errors import (InfeasibleError, LimitError, PlanningError, RuckigError,
+                     SingularityError, UnreachablePoseError)
+from .ik import IkSolution, solve_ik
+from .jerk_limited import jerk_limited, smooth_stop
+from .limits import estimate_acceleration_limits, PlanningLimits
+from .multi_segment import concatenate, quintic_linear_quintic, stop_and_go, three_five_three
+from .planner import Plan, Planner, PlannerConfig, PROFILES
+from .point_to_point import point_to_point, PointToPointTrajectory
+from .profiles import KINDS, minimum_time, normalized_profile, Synchronisation, synchronise
+from .time_scaling import TimeScaledTrajectory, TimeScalingResult, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory, SampledTrajectory, Trajectory
+from .via_points import via_points, ViaPointTrajectory
 
-__all__ = ['PiecewisePolynomialTrajectory', 'SampledTrajectory', 'Trajectory']
+__all__ = [
+    'CartesianLineTrajectory', 'IkSolution', 'InfeasibleError', 'KINDS', 'LimitError',
+    'ModelEffortProvider', 'Payload', 'PiecewisePolynomialTrajectory', 'Plan', 'Planner',
+    'PlannerConfig', 'PlanningError', 'PlanningLimits', 'PointToPointTrajectory', 'PROFILES',
+    'RuckigError', 'SampledTrajectory', 'SingularityError', 'Synchronisation',
+    'TimeScaledTrajectory', 'TimeScalingResult', 'Trajectory', 'UnreachablePoseError',
+    'ViaPointTrajectory', 'cartesian_line', 'concatenate', 'estimate_acceleration_limits',
+    'jerk_limited', 'minimum_time', 'normalized_profile', 'point_to_point',
+    'quintic_linear_quintic', 'smooth_stop', 'solve_ik', 'stop_and_go', 'synchronise',
+    'three_five_three', 'torque_limited_scaling', 'via_points',
+]

@@ -276,7 +276,7 @@ class Plant:
 
     def velocity_friction(self, qd):
         """
-        The plant's true velocity friction (for reports and identification checks).
+        Return the plant's true velocity friction (for reports and identification checks).
 
         Parameters
         ----------

@@ -1,0 +1,91 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The robodyn graph on a real motor driver board.
+
+Starts robodyn's hardware interface (configured, then activated) on the board
+at ``port:=/dev/ttyUSB0`` (serial, with ``baud``) or ``address:=HOST:PORT``
+(UDP), the parallel-dynamics node, the planner and the controller, and
+optionally robot_state_publisher and RViz::
+
+    ros2 launch robodyn_ros bringup_hardware.launch.py robot:=puma560 port:=/dev/ttyUSB0
+"""
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, OpaqueFunction
+from launch.conditions import IfCondition
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.substitutions import (Command, FindExecutable, LaunchConfiguration,
+                                  PathJoinSubstitution)
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+
+ROBOTS = ['puma560', 'cmu_dd_arm2', 'ma3000', 'rx90', 'stanford']
+
+
+def _share(*parts):
+    return PathJoinSubstitution([FindPackageShare('robodyn_ros'), *parts])
+
+
+def _viewers(context):
+    robot = LaunchConfiguration('robot').perform(context)
+    namespace = LaunchConfiguration('namespace')
+    description = ParameterValue(Command([
+        FindExecutable(name='xacro'), ' ', _share('urdf', f'{robot}.urdf.xacro'),
+        ' ros2_control:=none']), value_type=str)
+    return [
+        Node(package='robot_state_publisher', executable='robot_state_publisher',
+             name='robot_state_publisher', namespace=namespace, output='screen',
+             parameters=[{'robot_description': description}],
+             condition=IfCondition(LaunchConfiguration('robot_state_publisher'))),
+        Node(package='rviz2', executable='rviz2', name='rviz2', namespace=namespace,
+             output='log', arguments=['-d', _share('rviz', 'robodyn.rviz')],
+             condition=IfCondition(LaunchConfiguration('rviz'))),
+    ]
+
+
+def generate_launch_description():
+    def include(name, arguments):
+        return IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(_share('launch', name)),
+            launch_arguments=[(a, LaunchConfiguration(a)) for a in arguments])
+
+    return LaunchDescription([
+        DeclareLaunchArgument('robot', default_value='puma560', choices=ROBOTS,
+                              description='Library robot'),
+        DeclareLaunchArgument('namespace', default_value='',
+                              description='ROS namespace of every node'),
+        DeclareLaunchArgument('rate', default_value='1000',
+                              description='Control and board exchange rate [Hz]'),
+        DeclareLaunchArgument('port', default_value='',
+                              description='Serial device of the board, e.g. /dev/ttyUSB0'),
+        DeclareLaunchArgument('baud', default_value='1000000',
+                              description='Serial bit rate [bit/s]'),
+        DeclareLaunchArgument('address', default_value='',
+                              description='UDP address of the board, HOST:PORT (instead of '
+                                          'port)'),
+        DeclareLaunchArgument('dynamics_workers', default_value='0',
+                              description='Worker processes of the parallel dynamics node'),
+        DeclareLaunchArgument('robot_state_publisher', default_value='true',
+                              choices=['true', 'false'],
+                              description='Publish robot_description and TF'),
+        DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
+                              description='Start RViz'),
+        include('hardware_interface.launch.py',
+                ['robot', 'namespace', 'rate', 'port', 'baud', 'address']),
+        include('robodyn_nodes.launch.py', ['robot', 'namespace', 'rate', 'dynamics_workers']),
+        OpaqueFunction(function=_viewers),
+    ])

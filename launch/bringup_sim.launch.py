@@ -1,0 +1,70 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The demo's graph: the robodyn graph on the simulated motor driver board.
+
+Runs ``robodyn sim-board`` (the plant behind the board's byte protocol, on
+UDP at ``board_address``) and, once it has started, everything of
+``bringup_hardware.launch.py`` pointed at it::
+
+    ros2 launch robodyn_ros bringup_sim.launch.py robot:=puma560 rviz:=true
+"""
+
+from launch import LaunchDescription
+from launch.actions import (DeclareLaunchArgument, ExecuteProcess, IncludeLaunchDescription,
+                            RegisterEventHandler, Shutdown)
+from launch.event_handlers import OnProcessStart
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.substitutions import FindPackagePrefix, FindPackageShare
+
+ROBOTS = ['puma560', 'cmu_dd_arm2', 'ma3000', 'rx90', 'stanford']
+
+
+def generate_launch_description():
+    # Console scripts live in lib/robodyn_ros, which is not on PATH.
+    robodyn = PathJoinSubstitution([FindPackagePrefix('robodyn_ros'), 'lib', 'robodyn_ros',
+                                    'robodyn'])
+    board = ExecuteProcess(
+        name='sim_board', output='screen',
+        cmd=[robodyn, 'sim-board', '--robot', LaunchConfiguration('robot'),
+             '--udp', LaunchConfiguration('board_address')],
+        on_exit=[Shutdown(reason='robodyn sim-board exited')])
+    arguments = ['robot', 'namespace', 'rate', 'dynamics_workers', 'robot_state_publisher',
+                 'rviz']
+    graph = IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(PathJoinSubstitution([
+            FindPackageShare('robodyn_ros'), 'launch', 'bringup_hardware.launch.py'])),
+        launch_arguments=[(a, LaunchConfiguration(a)) for a in arguments]
+        + [('address', LaunchConfiguration('board_address')), ('port', '')])
+    return LaunchDescription([
+        DeclareLaunchArgument('robot', default_value='puma560', choices=ROBOTS,
+                              description='Library robot'),
+        DeclareLaunchArgument('namespace', default_value='',
+                              description='ROS namespace of every node'),
+        DeclareLaunchArgument('rate', default_value='1000',
+                              description='Control and board exchange rate [Hz]'),
+        DeclareLaunchArgument('board_address', default_value='127.0.0.1:47000',
+                              description='UDP address HOST:PORT of the simulated board'),
+        DeclareLaunchArgument('dynamics_workers', default_value='0',
+                              description='Worker processes of the parallel dynamics node'),
+        DeclareLaunchArgument('robot_state_publisher', default_value='true',
+                              choices=['true', 'false'],
+                              description='Publish robot_description and TF'),
+        DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
+                              description='Start RViz'),
+        board,
+        RegisterEventHandler(OnProcessStart(target_action=board, on_start=[graph])),
+    ])

@@ -1,0 +1,115 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Robodyn's hardware interface (a lifecycle node), configured and then activated.
+
+The board is on a serial port (``port``, ``baud``) or at a UDP address
+(``address:=HOST:PORT``); exactly one of the two must be given. If the node
+exits, the whole launch shuts down.
+"""
+
+import math
+
+from launch import LaunchDescription
+from launch.actions import (DeclareLaunchArgument, EmitEvent, OpaqueFunction,
+                            RegisterEventHandler, Shutdown)
+from launch.conditions import IfCondition
+from launch.events import matches_action
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import LifecycleNode
+from launch_ros.event_handlers import OnStateTransition
+from launch_ros.events.lifecycle import ChangeState
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+from lifecycle_msgs.msg import Transition
+
+ROBOTS = ['puma560', 'cmu_dd_arm2', 'ma3000', 'rx90', 'stanford']
+
+
+def _check_connection(context):
+    port = LaunchConfiguration('port').perform(context).strip()
+    address = LaunchConfiguration('address').perform(context).strip()
+    if bool(port) == bool(address):
+        raise RuntimeError('robodyn_ros hardware_interface: give exactly one of '
+                           'port:=<serial device> or address:=<host>:<port> '
+                           f'(got port={port!r}, address={address!r})')
+    if address:
+        host, _, number = address.rpartition(':')
+        if not host or not number.isdigit() or not 0 < int(number) < 65536:
+            raise RuntimeError('robodyn_ros hardware_interface: address must be HOST:PORT '
+                               f'with a port in 1..65535, got {address!r}')
+    rate = LaunchConfiguration('rate').perform(context)
+    try:
+        valid = math.isfinite(float(rate)) and float(rate) > 0.0
+    except ValueError:
+        valid = False
+    if not valid:
+        raise RuntimeError('robodyn_ros hardware_interface: rate must be a positive number of '
+                           f'Hz, got {rate!r}')
+    baud = LaunchConfiguration('baud').perform(context)
+    if not baud.isdigit() or int(baud) <= 0:
+        raise RuntimeError('robodyn_ros hardware_interface: baud must be a positive integer, '
+                           f'got {baud!r}')
+    return []
+
+
+def generate_launch_description():
+    autostart = IfCondition(LaunchConfiguration('autostart'))
+    node = LifecycleNode(
+        package='robodyn_ros', executable='hardware_interface', name='hardware_interface',
+        namespace=LaunchConfiguration('namespace'), output='screen',
+        parameters=[
+            PathJoinSubstitution([FindPackageShare('robodyn_ros'), 'config',
+                                  'hardware_interface.yaml']),
+            {'robot': LaunchConfiguration('robot'),
+             'port': ParameterValue(LaunchConfiguration('port'), value_type=str),
+             'baud': ParameterValue(LaunchConfiguration('baud'), value_type=int),
+             'address': ParameterValue(LaunchConfiguration('address'), value_type=str),
+             'rate': ParameterValue(LaunchConfiguration('rate'), value_type=float)}],
+        remappings=[('joint_states', LaunchConfiguration('joint_states_topic')),
+                    ('joint_commands', LaunchConfiguration('joint_commands_topic'))],
+        on_exit=[Shutdown(reason='robodyn_ros hardware_interface exited')])
+    configure = EmitEvent(condition=autostart, event=ChangeState(
+        lifecycle_node_matcher=matches_action(node),
+        transition_id=Transition.TRANSITION_CONFIGURE))
+    activate = RegisterEventHandler(condition=autostart, event_handler=OnStateTransition(
+        target_lifecycle_node=node, start_state='configuring', goal_state='inactive',
+        entities=[EmitEvent(event=ChangeState(
+            lifecycle_node_matcher=matches_action(node),
+            transition_id=Transition.TRANSITION_ACTIVATE))]))
+    return LaunchDescription([
+        DeclareLaunchArgument('robot', default_value='puma560', choices=ROBOTS,
+                              description='Library robot'),
+        DeclareLaunchArgument('namespace', default_value='',
+                              description='ROS namespace of the node'),
+        DeclareLaunchArgument('rate', default_value='1000',
+                              description='Board exchange rate [Hz]'),
+        DeclareLaunchArgument('port', default_value='',
+                              description='Serial device of the board, e.g. /dev/ttyUSB0'),
+        DeclareLaunchArgument('baud', default_value='1000000',
+                              description='Serial bit rate [bit/s]'),
+        DeclareLaunchArgument('address', default_value='',
+                              description='UDP address of the board, HOST:PORT'),
+        DeclareLaunchArgument('joint_states_topic', default_value='joint_states',
+                              description='Where the node publishes the joint states'),
+        DeclareLaunchArgument('joint_commands_topic', default_value='joint_commands',
+                              description='Where the node reads the effort commands'),
+        DeclareLaunchArgument('autostart', default_value='true', choices=['true', 'false'],
+                              description='Configure and activate the node at start'),
+        OpaqueFunction(function=_check_connection),
+        node,
+        activate,
+        configure,
+    ])

@@ -1,0 +1,354 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The ``trajectory_planner`` node: goals in, dense planned trajectories out.
+
+Subscribes ``joint_states`` (sensor data QoS) and ``planner/goal``
+(trajectory_msgs/JointTrajectory, one or more waypoints, optional
+``time_from_start``); publishes ``planned_trajectory`` (dense
+JointTrajectory with positions, velocities, accelerations and, when asked,
+feed-forward efforts; reliable, transient local, depth 1) and ``diagnostics``;
+serves ``planner/stop`` (std_srvs/Trigger) with a smooth stop. A plan starts
+from the state of the plan in force when one is running (continuous
+reference), otherwise from the measured positions at rest. A bad goal is
+rejected with a logged reason and a diagnostics entry; the previous plan
+stays in force. All planning happens in :mod:`robodyn_ros.planning`.
+"""
+
+import math
+
+import numpy as np
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
+                       ReliabilityPolicy)
+from sensor_msgs.msg import JointState
+from std_srvs.srv import Trigger
+from trajectory_msgs.msg import JointTrajectory
+
+from .conversions import joint_state_arrays, trajectory_arrays, trajectory_msg
+from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .model_source import load_model, model_parameters
+from .params import declare, ParameterValidationError, ParamSpec
+from .runner import run_node
+from ..errors import RobodynError
+from ..planning.efforts import ModelEffortProvider, Payload
+from ..planning.limits import estimate_acceleration_limits, PlanningLimits
+from ..planning.planner import Planner, PlannerConfig, PROFILES
+
+#: QoS of planned_trajectory: late joiners get the plan in force.
+PLAN_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def _positive_array(name, length=None):
+    def check(value):
+        if value is None:
+            return None
+        if len(value) == 0:
+            return f'{name} must not be empty (leave it unset to use the model)'
+        if length is not None and len(value) != length:
+            return f'{name} needs {length} values, got {len(value)}'
+        bad = [v for v in value if not (math.isfinite(v) and v > 0.0)]
+        if bad:
+            return f'{name} values must be finite and > 0, got {bad[0]}'
+        return None
+    return check
+
+
+def _com_check(value):
+    if len(value) != 3:
+        return f'payload_com needs 3 values [m], got {len(value)}'
+    return None
+
+
+def parameter_specs():
+    """
+    Parameters of the node.
+
+    Returns
+    -------
+    list of ParamSpec
+        Model source, joints, profile, limits, time scaling, payload, output.
+
+    """
+    darr = Parameter.Type.DOUBLE_ARRAY
+    return model_parameters() + [
+        ParamSpec('joints', None, 'Planned joints, in goal order (unset: every model joint)',
+                  kind=Parameter.Type.STRING_ARRAY, read_only=True),
+        ParamSpec('profile', 'spline', 'Profile: point-to-point kinds stop at each waypoint; '
+                  'spline and ruckig pass through and may start moving',
+                  choices=PROFILES),
+        ParamSpec('max_velocity', None, 'Joint speed limits [rad/s or m/s], one value or one '
+                  'per joint (unset: the model)', kind=darr,
+                  check=_positive_array('max_velocity')),
+        ParamSpec('max_acceleration', None, 'Joint acceleration limits [rad/s^2 or m/s^2] '
+                  '(unset: the model, else effort / max inertia)', kind=darr,
+                  check=_positive_array('max_acceleration')),
+        ParamSpec('max_jerk', None, 'Joint jerk limits [rad/s^3 or m/s^3] (unset: 10 x the '
+                  'acceleration limit per second)', kind=darr,
+                  check=_positive_array('max_jerk')),
+        ParamSpec('effort_limits', None, 'Joint effort limits [N m or N] (unset: the model)',
+                  kind=darr, check=_positive_array('effort_limits')),
+        ParamSpec('velocity_scale', 1.0, 'Factor on the velocity limits', low=0.01, high=1.0),
+        ParamSpec('acceleration_scale', 1.0, 'Factor on the acceleration and jerk limits',
+                  low=0.01, high=1.0),
+        ParamSpec('time_scaling', True, 'Slow plans down so that the inverse-dynamics torques '
+                  'stay within the effort limits (Hollerbach)'),
+        ParamSpec('effort_reserve', 0.0, 'Share of each effort limit kept free for feedback',
+                  low=0.0, high=0.9),
+        ParamSpec('friction', True, 'Include joint friction in the efforts'),
+        ParamSpec('payload_mass', 0.0, 'Payload mass [kg]', low=0.0, high=1000.0),
+        ParamSpec('payload_com', [0.0, 0.0, 0.0], 'Payload centre of mass in payload_frame [m]',
+                  check=_com_check),
+        ParamSpec('payload_frame', '', 'Frame carrying the payload (empty: the last link)'),
+        ParamSpec('publish_efforts', True, 'Add feed-forward efforts to planned_trajectory'),
+        ParamSpec('sample_period', 0.01, 'Spacing of the planned_trajectory points [s]',
+                  low=0.001, high=1.0),
+    ]
+
+
+class TrajectoryPlannerNode(Node):
+    """
+    Plan joint trajectories for goals and publish them densely sampled.
+
+    Parameters
+    ----------
+    **kwargs
+        Passed to ``rclpy.node.Node`` (context, parameter overrides, ...).
+
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__('trajectory_planner', **kwargs)
+        self._values = declare(self, parameter_specs(), on_change=self._on_change)
+        self._model = load_model(self, self._values)
+        names = self._values['joints'] or self._model.joint_names
+        for name in names:
+            if name not in self._model.joint_names:
+                raise ParameterValidationError(
+                    f'parameter joints: {name!r} is not a joint of {self._model.name!r} '
+                    f'({", ".join(self._model.joint_names)})')
+        self._names = list(names)
+        self._measured = None
+        self._measured_full = None
+        self._current = None
+        try:
+            self._planner = self._build(self._values)
+        except (RobodynError, ValueError) as exc:
+            raise ParameterValidationError(f'invalid planner parameters: {exc}') from None
+        self._diag = Diagnostics(self, hardware_id=self._model.name)
+        self._pub = self.create_publisher(JointTrajectory, 'planned_trajectory', PLAN_QOS)
+        self.create_subscription(JointState, 'joint_states', self._on_joint_state,
+                                 qos_profile_sensor_data)
+        self.create_subscription(JointTrajectory, 'planner/goal', self._on_goal, 10)
+        self.create_service(Trigger, 'planner/stop', self._on_stop)
+        self._diag.update(OK, 'ready: waiting for goals', self._status_values())
+        self.get_logger().info(
+            f'planning {len(self._names)} joints of {self._model.name!r} with profile '
+            f'{self._values["profile"]!r}; limits {self._planner.limits!r}')
+
+    # ------------------------------------------------------------------ configuration
+    def _build(self, values):
+        model, names = self._model, self._names
+        acc = values.get('max_acceleration')
+        if acc is None:
+            acc = np.asarray(model.acceleration_limits)[[model.joint_index(j) for j in names]]
+            if not np.all(np.isfinite(acc)):
+                estimate = estimate_acceleration_limits(model, names)
+                acc = np.where(np.isfinite(acc), acc, estimate)
+        limits = PlanningLimits.from_model(
+            model, names, velocity=_one_or_all(values.get('max_velocity'), names),
+            acceleration=_one_or_all(acc, names), jerk=_one_or_all(values.get('max_jerk'), names),
+            effort=_one_or_all(values.get('effort_limits'), names),
+            velocity_scale=values['velocity_scale'],
+            acceleration_scale=values['acceleration_scale'])
+        config = PlannerConfig(profile=values['profile'], time_scaling=values['time_scaling'],
+                               effort_reserve=values['effort_reserve'],
+                               sample_period=values['sample_period'],
+                               compute_efforts=True)
+        frame = values['payload_frame'] or None
+        payload = Payload(values['payload_mass'], tuple(values['payload_com']), None, frame)
+        if frame is not None:
+            model.frame(frame)
+        provider = ModelEffortProvider(model, names, payload, friction=values['friction'],
+                                       fixed_positions=self._measured_full)
+        return Planner(limits, config, provider)
+
+    def _on_change(self, name, value):
+        values = dict(self._values)
+        values[name] = value
+        try:
+            planner = self._build(values)
+        except (RobodynError, ValueError) as exc:
+            raise ValueError(f'{name}: {exc}') from None
+        self._values = values
+        self._planner = planner
+        self.get_logger().info(f'parameter {name} = {value!r}')
+
+    # ------------------------------------------------------------------ inputs
+    def _on_joint_state(self, msg):
+        try:
+            q, qd, _ = joint_state_arrays(msg, self._names)
+        except ValueError as exc:
+            self._diag.update(WARN, f'joint_states ignored: {exc}', self._status_values())
+            return
+        if not np.all(np.isfinite(q)):
+            self._diag.update(WARN, 'joint_states ignored: non-finite position',
+                              self._status_values())
+            return
+        self._measured = q
+        if len(self._names) == self._model.n:
+            return
+        try:
+            # Joints that are not planned: their positions enter the efforts.
+            full, _, _ = joint_state_arrays(msg, self._model.joint_names)
+            if np.all(np.isfinite(full)):
+                self._measured_full = full
+        except ValueError:
+            pass
+
+    def _now(self):
+        return self.get_clock().now()
+
+    def _start_state(self, now):
+        """Planned state when a plan is running, else the measured positions at rest."""
+        if self._current is not None:
+            plan, start = self._current
+            t = (now - start).nanoseconds * 1e-9
+            if t < plan.duration:
+                return plan.trajectory.sample(max(t, 0.0)), True
+        if self._measured is not None:
+            zeros = np.zeros(len(self._names))
+            return (self._measured.copy(), zeros, zeros.copy()), False
+        if self._current is not None:
+            plan = self._current[0]
+            return plan.trajectory.sample(plan.duration), False
+        raise RobodynError('no joint_states received yet: the start state is unknown')
+
+    def _on_goal(self, msg):
+        now = self._now()
+        try:
+            arrays = trajectory_arrays(msg, self._names)
+            if len(msg.points) == 0:
+                raise ValueError('goal has no points')
+            if arrays['positions'] is None:
+                raise ValueError('goal points have no positions')
+            durations = _durations(arrays['times'])
+            (q0, qd0, qdd0), _ = self._start_state(now)
+            planner = self._planner
+            if self._measured_full is not None and len(self._names) < self._model.n:
+                # Joints that are not planned hold their measured positions.
+                planner = planner.with_effort_provider(
+                    planner.effort_provider.with_fixed_positions(self._measured_full))
+            plan = planner.plan(q0, arrays['positions'], durations, qd0, qdd0)
+        except (RobodynError, ValueError) as exc:
+            self._reject(f'goal rejected: {exc}')
+            return
+        self._publish(plan, now, 'goal accepted')
+
+    def _on_stop(self, request, response):
+        now = self._now()
+        try:
+            (q, qd, qdd), moving = self._start_state(now)
+            plan = self._planner.stop(q, qd, qdd)
+        except (RobodynError, ValueError) as exc:
+            response.success = False
+            response.message = f'cannot stop: {exc}'
+            self._diag.update(ERROR, response.message, self._status_values())
+            self.get_logger().error(response.message)
+            return response
+        self._publish(plan, now, 'stopping' if moving else 'holding position')
+        response.success = True
+        response.message = (f'stopping within {plan.duration:.3f} s' if moving
+                            else 'not moving: holding the current position')
+        return response
+
+    # ------------------------------------------------------------------ outputs
+    def _reject(self, reason):
+        self.get_logger().error(reason)
+        in_force = 'a previous plan stays in force' if self._current else 'no plan in force'
+        self._diag.update(WARN, reason, dict(self._status_values(), kept=in_force))
+
+    def _publish(self, plan, now, what):
+        effort = plan.efforts if self._values['publish_efforts'] else None
+        msg = trajectory_msg(self._names, plan.times, plan.positions, plan.velocities,
+                             plan.accelerations, effort, stamp=now.to_msg())
+        self._current = (plan, now)
+        self._pub.publish(msg)
+        scaling = plan.scaling
+        text = (f'{what}: {plan.profile} plan of {plan.duration:.3f} s, {len(plan.times)} '
+                f'points, planned in {plan.planning_time * 1e3:.1f} ms')
+        if scaling is not None:
+            text += (f'; torque ratio {scaling.peak_ratio_before:.3f} -> '
+                     f'{scaling.peak_ratio_after:.3f} (time x {scaling.factor:.3f})')
+        self.get_logger().info(text)
+        self._diag.update(OK, text, self._status_values(plan))
+
+    def _status_values(self, plan=None):
+        values = {'profile': self._values['profile'], 'joints': ' '.join(self._names)}
+        if plan is not None:
+            values.update(duration_s=f'{plan.duration:.4f}', points=len(plan.times),
+                          planning_time_ms=f'{plan.planning_time * 1e3:.2f}')
+            if plan.scaling is not None:
+                values.update(time_scale=f'{plan.scaling.factor:.4f}',
+                              torque_ratio_before=f'{plan.scaling.peak_ratio_before:.4f}',
+                              torque_ratio_after=f'{plan.scaling.peak_ratio_after:.4f}',
+                              limiting_joint=plan.scaling.limiting_joint)
+        return values
+
+
+def _one_or_all(value, names):
+    if value is None:
+        return None
+    arr = np.asarray(value, dtype=float)
+    if arr.size == 1:
+        return float(arr.reshape(-1)[0])
+    if arr.size != len(names):
+        raise ValueError(f'expected 1 or {len(names)} values, got {arr.size}')
+    return arr
+
+
+def _durations(times):
+    """Segment times from time_from_start: None when all zero, else strictly increasing."""
+    if np.all(times == 0.0):
+        return None
+    if times[0] <= 0.0 or np.any(np.diff(times) <= 0.0):
+        raise ValueError('time_from_start must be all zero (let the planner choose) or '
+                         f'strictly increasing from above zero, got {times.tolist()}')
+    return np.diff(np.concatenate([[0.0], times]))
+
+
+def main(args=None):
+    """
+    Run the trajectory_planner node.
+
+    Parameters
+    ----------
+    args : list of str, optional
+        Command-line arguments (ROS arguments included).
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    return run_node(TrajectoryPlannerNode, args)
+
+
+if __name__ == '__main__':
+    import sys
+    sys.exit(main())

@@ -1,0 +1,384 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The planning pipeline the ``trajectory_planner`` node runs (no rclpy).
+
+A :class:`Planner` holds the joint limits, the profile kind and an effort
+provider. :meth:`Planner.plan` turns a start state and waypoints (with or
+without times) into a :class:`Plan`: the trajectory of the chosen kind,
+torque-limited time scaling when asked, a final check of every limit, and
+dense samples (positions, velocities, accelerations and feed-forward
+efforts) ready for a message. :meth:`Planner.stop` plans a smooth stop.
+"""
+
+from dataclasses import dataclass, field
+import math
+import time
+
+import numpy as np
+
+from .errors import InfeasibleError
+from .friction_probes import friction_peak_speeds
+from .jerk_limited import jerk_limited, smooth_stop
+from .limits import joint_vector
+from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
+from .profiles import KINDS
+from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
+from .trajectory import PiecewisePolynomialTrajectory
+from .via_points import check_range, segment_peaks, via_points
+from ..errors import InputError
+
+#: Every profile the planner offers.
+PROFILES = KINDS + ('spline', 'ruckig', 'three_five_three', 'quintic_linear_quintic')
+
+#: Jerk limit used where none is given, per unit of acceleration limit [1/s].
+DEFAULT_JERK_PER_ACCELERATION = 10.0
+
+#: Speed and acceleration below which a start state counts as rest.
+REST_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class PlannerConfig:
+    """
+    Settings of the planning pipeline.
+
+    Attributes
+    ----------
+    profile : str
+        One of :data:`PROFILES`.
+    time_scaling : bool
+        Slow the plan down where the torques would exceed the effort limits.
+    effort_reserve : float
+        Share of each effort limit kept free for feedback (0 to 0.9).
+    sample_period : float
+        Spacing of the dense samples [s].
+    compute_efforts : bool
+        Add feed-forward efforts to the dense samples.
+    scaling_samples : int
+        Samples of the time-scaling check grid.
+
+    """
+
+    profile: str = 'spline'
+    time_scaling: bool = True
+    effort_reserve: float = 0.0
+    sample_period: float = 0.01
+    compute_efforts: bool = True
+    scaling_samples: int = 120
+
+    def __post_init__(self):
+        if self.profile not in PROFILES:
+            raise InputError('profile', f'unknown profile {self.profile!r}; one of '
+                                        f'{", ".join(PROFILES)}')
+        if not (0.0 <= self.effort_reserve <= 0.9):
+            raise InputError('effort_reserve', f'must be in [0, 0.9], got '
+                                               f'{self.effort_reserve}')
+        if not (math.isfinite(self.sample_period) and 0.0 < self.sample_period <= 1.0):
+            raise InputError('sample_period', f'must be in (0, 1] s, got {self.sample_period}')
+        if int(self.scaling_samples) < 2:
+            raise InputError('scaling_samples', f'must be >= 2, got {self.scaling_samples}')
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """
+    A planned motion with its dense samples.
+
+    Attributes
+    ----------
+    trajectory : Trajectory
+        The motion.
+    times : numpy.ndarray
+        Sample times from the start, (N,) [s].
+    positions, velocities, accelerations : numpy.ndarray
+        Samples, (N, n) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
+    efforts : numpy.ndarray or None
+        Feed-forward efforts, (N, n) [N m or N].
+    scaling : TimeScalingResult or None
+        Time scaling outcome (None when off or not applicable).
+    profile : str
+        Profile kind used.
+    planning_time : float
+        Wall-clock time spent [s].
+
+    """
+
+    trajectory: object
+    times: np.ndarray
+    positions: np.ndarray
+    velocities: np.ndarray
+    accelerations: np.ndarray
+    efforts: np.ndarray = None
+    scaling: object = None
+    profile: str = ''
+    planning_time: float = 0.0
+    notes: tuple = field(default=())
+
+    @property
+    def duration(self):
+        """Length of the motion [s] (float)."""
+        return self.trajectory.duration
+
+
+def exact_peaks(trajectory):
+    """
+    Peak speed and acceleration of each joint, exact where possible.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        The motion.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(velocity, acceleration)`` peaks, (n,) each.
+
+    """
+    factor = 1.0
+    inner = trajectory
+    if isinstance(trajectory, TimeScaledTrajectory):
+        factor, inner = trajectory.factor, trajectory.path
+    if isinstance(inner, PiecewisePolynomialTrajectory):
+        pv, pa = segment_peaks(inner)
+        return pv.max(axis=0) / factor, pa.max(axis=0) / factor ** 2
+    _, _, qd, qdd = trajectory.dense(max(trajectory.duration / 4000.0, 1e-4))
+    return np.abs(qd).max(axis=0), np.abs(qdd).max(axis=0)
+
+
+class Planner:
+    """
+    Plan joint motions under limits, with optional torque-limited time scaling.
+
+    Parameters
+    ----------
+    limits : PlanningLimits
+        Limits of the planned joints (their names fix the column order).
+    config : PlannerConfig
+        Settings.
+    effort_provider : callable, optional
+        ``(Q, QD, QDD) -> TAU`` for the planned joints; needed for time
+        scaling and feed-forward efforts.
+
+    """
+
+    def __init__(self, limits, config=None, effort_provider=None):
+        self._config = config if config is not None else PlannerConfig()
+        jerk = np.where(np.isfinite(limits.jerk), limits.jerk,
+                        DEFAULT_JERK_PER_ACCELERATION * limits.acceleration)
+        self._limits = limits.with_values(jerk=jerk)
+        self._effort = effort_provider
+        self._probe_speeds = None
+
+    @property
+    def limits(self):
+        """Limits in use (PlanningLimits)."""
+        return self._limits
+
+    @property
+    def config(self):
+        """Return the settings (PlannerConfig)."""
+        return self._config
+
+    @property
+    def joint_names(self):
+        """Planned joints (tuple of str)."""
+        return self._limits.joint_names
+
+    @property
+    def effort_provider(self):
+        """Effort provider (callable or None)."""
+        return self._effort
+
+    def with_effort_provider(self, effort_provider):
+        """
+        Return a copy using another effort provider for the same joints.
+
+        Parameters
+        ----------
+        effort_provider : callable
+            ``(Q, QD, QDD) -> TAU``.
+
+        Returns
+        -------
+        Planner
+            The copy (it keeps the cached friction probe speeds).
+
+        """
+        out = Planner(self._limits, self._config, effort_provider)
+        out._probe_speeds = self._probe_speeds
+        return out
+
+    def plan(self, start, waypoints, durations=None, start_velocity=None,
+             start_acceleration=None):
+        """
+        Plan from a start state through waypoints.
+
+        Parameters
+        ----------
+        start : array_like
+            Start positions, (n,) [rad or m].
+        waypoints : array_like
+            Waypoints, (m, n); the last one is the goal.
+        durations : array_like, optional
+            Time of each of the m segments [s] (default: chosen from the
+            limits).
+        start_velocity, start_acceleration : array_like, optional
+            Start state (default rest).
+
+        Returns
+        -------
+        Plan
+            The motion and its samples.
+
+        Raises
+        ------
+        RobodynError
+            ``InputError``/``LimitError`` for bad input (naming joint, value
+            and bound), ``InfeasibleError`` and friends when the motion is
+            impossible.
+
+        """
+        began = time.perf_counter()
+        names = self.joint_names
+        n = len(names)
+        q0 = joint_vector(start, n, 'start', names)
+        pts = np.asarray(waypoints, dtype=float)
+        if pts.ndim == 1:
+            pts = pts[None, :]
+        if pts.ndim != 2 or pts.shape[1] != n or pts.shape[0] < 1:
+            raise InputError('waypoints', f'expected shape (m, {n}) with m >= 1, got '
+                                          f'{np.shape(waypoints)}')
+        for k in range(pts.shape[0]):
+            joint_vector(pts[k], n, f'waypoint {k}', names)
+            self._limits.check_positions(pts[k], 'goal position', detail=f'point {k}')
+        self._limits.check_positions(q0, 'start position')
+        v0 = np.zeros(n) if start_velocity is None else joint_vector(
+            start_velocity, n, 'start_velocity', names)
+        a0 = np.zeros(n) if start_acceleration is None else joint_vector(
+            start_acceleration, n, 'start_acceleration', names)
+        if durations is not None:
+            durations = np.asarray(durations, dtype=float).reshape(-1)
+            if durations.shape != (pts.shape[0],) or not np.all(np.isfinite(durations)) or \
+                    np.any(durations <= 0.0):
+                raise InputError('durations', f'expected {pts.shape[0]} finite times > 0 s, '
+                                              f'got {durations.tolist()}')
+        traj = self._path(q0, np.vstack([q0, pts]), durations, v0, a0)
+        return self._finish(traj, began, given_times=durations is not None)
+
+    def stop(self, position, velocity, acceleration):
+        """
+        Plan a smooth stop from a moving state.
+
+        Parameters
+        ----------
+        position, velocity, acceleration : array_like
+            Current (planned) state, (n,).
+
+        Returns
+        -------
+        Plan
+            Braking to rest within the acceleration and jerk limits (no
+            time scaling: braking as fast as allowed).
+
+        """
+        began = time.perf_counter()
+        traj = smooth_stop(position, velocity, acceleration, self._limits)
+        return self._samples(traj, None, began, 'stop')
+
+    # ------------------------------------------------------------------ internals
+    def _path(self, q0, pts, durations, v0, a0):
+        kind = self._config.profile
+        lim = self._limits
+        moving = np.any(np.abs(v0) > REST_TOLERANCE) or np.any(np.abs(a0) > REST_TOLERANCE)
+        if kind == 'spline':
+            return via_points(pts, durations, lim, v0, a0)
+        if kind == 'ruckig':
+            return jerk_limited(pts, lim, v0, a0, durations)
+        if moving:
+            j = int(np.argmax(np.abs(v0) + np.abs(a0)))
+            raise InfeasibleError(
+                f'profile {kind!r} starts at rest but joint {lim.joint_names[j]!r} moves '
+                f'(velocity {v0[j]:.4g}, acceleration {a0[j]:.4g}); stop first or use the '
+                'spline or ruckig profile')
+        if kind in KINDS:
+            return stop_and_go(pts, kind, lim, durations)
+        if pts.shape[0] != 4:
+            raise InputError('waypoints', f'profile {kind!r} needs exactly 3 waypoints after '
+                                          f'the start, got {pts.shape[0] - 1}')
+        build = (lambda h: three_five_three(pts, h, lim.joint_names)) \
+            if kind == 'three_five_three' else \
+            (lambda h: quintic_linear_quintic(pts, np.concatenate([[0.0], np.cumsum(h)]),
+                                              lim.joint_names))
+        if durations is not None:
+            traj = build(durations)
+        else:
+            traj = self._fit_uniform(build, pts)
+        check_range(traj, lim)
+        return traj
+
+    def _fit_uniform(self, build, pts):
+        """Choose segment times, then scale them uniformly to the tightest limit."""
+        lim = self._limits
+        delta = np.abs(np.diff(pts, axis=0))
+        with np.errstate(divide='ignore', invalid='ignore'):
+            base = np.where(np.isfinite(lim.velocity), 15.0 / 8.0 * delta / lim.velocity, 0.0)
+            base = np.maximum(base, np.where(np.isfinite(lim.acceleration),
+                                             np.sqrt(5.78 * delta / lim.acceleration), 0.0))
+        h = np.maximum(base.max(axis=1), 1e-3)
+        traj = build(h)
+        pv, pa = segment_peaks(traj)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            ratio = max(float(np.nanmax(np.where(np.isfinite(lim.velocity),
+                                                 pv.max(axis=0) / lim.velocity, 0.0))),
+                        math.sqrt(float(np.nanmax(np.where(np.isfinite(lim.acceleration),
+                                                           pa.max(axis=0) / lim.acceleration,
+                                                           0.0)))))
+        if not (np.any(np.isfinite(lim.velocity)) or np.any(np.isfinite(lim.acceleration))):
+            raise InfeasibleError('choosing segment times needs finite velocity or '
+                                  'acceleration limits (or give the times)')
+        if not ratio > 0.0:
+            return traj                 # nothing moves: the shortest segments will do
+        return build(h * ratio)
+
+    def _finish(self, traj, began, given_times):
+        lim = self._limits
+        scaling = None
+        if self._config.time_scaling and self._effort is not None and \
+                np.all(np.isfinite(lim.effort)) and traj.duration > 0.0:
+            if self._probe_speeds is None:
+                self._probe_speeds = friction_peak_speeds(self._effort, traj.sample(0.0)[0])
+            scaling = torque_limited_scaling(
+                traj, lim.effort * (1.0 - self._config.effort_reserve), self._effort,
+                samples=self._config.scaling_samples, probe_speeds=self._probe_speeds)
+            traj = scaling.trajectory
+        pv, pa = exact_peaks(traj)
+        detail = 'with the given times' if given_times else ''
+        lim.check_rates(pv, 'velocity', 'peak velocity', detail, tol=1e-6)
+        lim.check_rates(pa, 'acceleration', 'peak acceleration', detail, tol=1e-6)
+        return self._samples(traj, scaling, began, self._config.profile)
+
+    def _samples(self, traj, scaling, began, profile):
+        times, q, qd, qdd = traj.dense(self._config.sample_period)
+        efforts = None
+        if self._config.compute_efforts and self._effort is not None:
+            efforts = np.asarray(self._effort(q, qd, qdd), dtype=float)
+        return Plan(traj, times, q, qd, qdd, efforts, scaling, profile,
+                    time.perf_counter() - began)
+
+    def __repr__(self):
+        return (f'Planner(joints={list(self.joint_names)}, profile={self._config.profile!r}, '
+                f'time_scaling={self._config.time_scaling})')

@@ -1,0 +1,45 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The ``robodyn bench-planner`` command: a quick run with sane, self-consistent numbers."""
+
+import json
+
+from robodyn_ros.cli.main import main
+
+
+def test_quick_run(capsys):
+    """The quick run prints JSON whose plans are within their torque limits."""
+    assert main(['bench-planner', '--quick', '--json']) == 0
+    res = json.loads(capsys.readouterr().out)
+    rows = res['pipeline']
+    assert {(r['robot'], r['effort_share']) for r in rows} == {
+        ('puma560', 1.0), ('puma560', 0.55), ('ur5', 1.0), ('ur5', 0.55)}
+    for r in rows:
+        assert r['waypoints'] == 5 and r['plan_ms'] > 0.0 and r['ratio_after'] <= 1.0
+        assert (r['time_factor'] > 1.0) == (r['ratio_before'] > 1.0)
+    methods = res['profiles']['methods']
+    assert methods['ruckig']['duration_ratio_to_ruckig'] == 1.0
+    # Seed 001 orders: the trapezoid is the fastest law with continuous velocity;
+    # bang-bang (triangle) and the quintic (C2 polynomial) are slower.
+    assert methods['trapezoid']['median_duration_s'] < methods['bang_bang']['median_duration_s']
+    assert methods['trapezoid']['median_duration_s'] < methods['quintic']['median_duration_s']
+    assert methods['ruckig_steep_jerk']['duration_ratio_to_ruckig'] <= 1.0
+
+
+def test_text_report(capsys):
+    """The text report has both tables."""
+    assert main(['bench-planner', '--quick']) == 0
+    out = capsys.readouterr().out
+    assert '6-joint, 5-waypoint plan' in out and 'Point-to-point on 4 random' in out
