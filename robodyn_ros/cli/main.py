@@ -33,6 +33,7 @@ COMMANDS = {
     'bench-planner': '.bench_planner',
     'sim-board': '.sim_board_cmd',
     'identify': '.identify_cmd',
+    'bench-board': '.bench_board',
 }
 
 

@@ -17,9 +17,10 @@ Host side of the protocol: send requests, wait for answers, receive the stream.
 
 :class:`BoardClient` owns a transport, a frame parser and the host's sequence
 counter. Requests (identify, configure, enable, disable, clear fault) are
-sent and answered synchronously, resending the identify request until the
-timeout; state and fault reports that arrive meanwhile are kept for
-:meth:`BoardClient.receive`. It is used by one thread at a time.
+sent and answered synchronously; all of them are idempotent, so a request
+whose answer is lost (a full link buffer, a dropped datagram) is sent again
+within the timeout. State and fault reports that arrive meanwhile are kept
+for :meth:`BoardClient.receive`. It is used by one thread at a time.
 """
 
 from collections import deque
@@ -212,13 +213,21 @@ class BoardClient:
             raise BoardTimeout(f'no identify reply from {self.transport!r} within {timeout:g} s')
         return reply
 
-    def _request(self, msg, name, timeout):
-        seq = self.send(msg)
-        reply = self._await(lambda m: isinstance(m, Ack) and m.acked_seq == seq
-                            and m.acked_id == msg.msg_id, timeout)
+    def _request(self, msg, name, timeout, attempts=3):
+        """Send an idempotent request, resending it if no answer comes, and check the answer."""
+        sent = set()
+        deadline = time.monotonic() + timeout
+        reply = None
+        for k in range(attempts):
+            sent.add(self.send(msg))
+            wait = (deadline - time.monotonic()) / (attempts - k)
+            reply = self._await(lambda m: isinstance(m, Ack) and m.acked_seq in sent
+                                and m.acked_id == msg.msg_id, wait)
+            if reply is not None:
+                break
         if reply is None:
             raise BoardTimeout(f'no answer to {name} from {self.transport!r} within '
-                               f'{timeout:g} s')
+                               f'{timeout:g} s ({attempts} attempts)')
         if not reply.ok:
             raise BoardRefused(name, Result(reply.result).name.lower(), reply.detail)
         return reply

@@ -100,7 +100,7 @@ class JointSample:
     board_time_us : int
         Board time of the sample [us].
     host_time : float
-        Host monotonic time when it was decoded [s].
+        Host monotonic time when its bytes were received [s].
     position, velocity, acceleration : numpy.ndarray
         Encoder position and state-variable filter estimates, (n,)
         [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
@@ -275,7 +275,9 @@ class BoardDriver:
         """
         newest = None
         skipped = 0
-        for msg in self.client.receive(timeout):
+        msgs = self.client.receive(timeout)
+        received = time.monotonic()
+        for msg in msgs:
             if isinstance(msg, StateReport):
                 if newest is not None:
                     skipped += 1
@@ -294,9 +296,9 @@ class BoardDriver:
             return None
         self.reports += 1
         self.skipped += skipped
-        return self._sample(newest, skipped)
+        return self._sample(newest, skipped, received)
 
-    def _sample(self, msg, skipped):
+    def _sample(self, msg, skipped, received):
         sc = self.scaling
         q = sc.position(msg.counts)
         prev = self.last_sample
@@ -304,7 +306,7 @@ class BoardDriver:
         _, qd, qdd = self.filter.update(q, dt)
         currents = np.array(msg.currents, dtype=float)
         applied = msg.applied_state_time_us
-        sample = JointSample(msg.board_time_us, time.monotonic(), q, qd, qdd,
+        sample = JointSample(msg.board_time_us, received, q, qd, qdd,
                              sc.torque(currents), currents, msg.status, msg.faults,
                              msg.board_time_us - applied if applied else -1, skipped)
         self.last_sample = sample

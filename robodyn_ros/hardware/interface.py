@@ -163,7 +163,9 @@ class HardwareInterface:
         self.pipeline = None
         self.last_result = None
         self.cycle_times = np.full(4096, np.nan)
+        self.listener_times = np.full(4096, np.nan)
         self.cycles = 0
+        self.samples = 0
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread = None
@@ -353,8 +355,12 @@ class HardwareInterface:
                     self._stop.wait(0.01)
                 continue
             if self.on_sample is not None:
+                start = time.monotonic()
                 try:
                     self.on_sample(sample)
+                    self.listener_times[self.samples % self.listener_times.size] = (
+                        time.monotonic() - start)
+                    self.samples += 1
                 except Exception as exc:  # a listener must not stop the I/O loop
                     self.problems.report('listener', 'warn', f'sample listener failed: '
                                          f'{type(exc).__name__}: {exc}', hold=1.0)
@@ -516,6 +522,7 @@ class HardwareInterface:
         """
         st = self.driver.stats
         times = self.cycle_times[np.isfinite(self.cycle_times)]
+        listener = self.listener_times[np.isfinite(self.listener_times)]
         ident = self.driver.identity
         values = {
             'state': self.state,
@@ -523,6 +530,10 @@ class HardwareInterface:
             'report_rate_hz': f'{self._rate_window[2]:.1f}',
             'cycle_time_p50_us': f'{np.percentile(times, 50) * 1e6:.0f}' if times.size else '',
             'cycle_time_p99_us': f'{np.percentile(times, 99) * 1e6:.0f}' if times.size else '',
+            'publish_time_p50_us': (f'{np.percentile(listener, 50) * 1e6:.0f}'
+                                    if listener.size else ''),
+            'publish_time_p99_us': (f'{np.percentile(listener, 99) * 1e6:.0f}'
+                                    if listener.size else ''),
             'latency_us': self.driver.last_sample.latency_us if self.driver.last_sample else '',
             'lost_frames': st.lost_frames, 'crc_errors': st.crc_errors,
             'message_errors': st.message_errors, 'reconnects': st.reconnects,

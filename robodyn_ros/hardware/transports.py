@@ -34,6 +34,9 @@ from .errors import TransportError
 
 #: Default serial speed [bit/s] (ignored by pseudo-terminals).
 DEFAULT_BAUDRATE = 1_000_000
+#: Longest a frame may wait for room in the serial output buffer [s]; a frame that
+#: does not fit in time is dropped (counted), as a datagram would be.
+WRITE_TIMEOUT = 0.005
 _READ_SIZE = 65536
 
 
@@ -53,6 +56,7 @@ class SerialTransport:
     def __init__(self, device, baudrate=DEFAULT_BAUDRATE):
         self.device = str(device)
         self.baudrate = int(baudrate)
+        self.dropped = 0
         self._port = None
 
     def __repr__(self):
@@ -76,8 +80,8 @@ class SerialTransport:
         import serial
         self.close()
         try:
-            port = serial.Serial(self.device, self.baudrate, timeout=0, write_timeout=0.1,
-                                 exclusive=True)
+            port = serial.Serial(self.device, self.baudrate, timeout=0,
+                                 write_timeout=WRITE_TIMEOUT, exclusive=True)
             port.reset_input_buffer()
         except (serial.SerialException, OSError, ValueError) as exc:
             raise TransportError(f'cannot open serial device {self.device}: {exc}') from exc
@@ -119,7 +123,12 @@ class SerialTransport:
 
     def write(self, data):
         """
-        Send bytes.
+        Send bytes; a frame that finds no room within ``WRITE_TIMEOUT`` is dropped.
+
+        Returns
+        -------
+        bool
+            False if the bytes were dropped (the board is not reading).
 
         Raises
         ------
@@ -133,8 +142,12 @@ class SerialTransport:
             raise TransportError(f'serial device {self.device} is not open')
         try:
             port.write(data)
+        except serial.SerialTimeoutException:
+            self.dropped += 1
+            return False
         except (serial.SerialException, OSError, ValueError, TypeError) as exc:
             raise TransportError(f'serial device {self.device} lost: {exc}') from exc
+        return True
 
 
 class UdpTransport:
@@ -159,6 +172,7 @@ class UdpTransport:
         self.address = str(address)
         self.port = int(port)
         self.local_port = int(local_port)
+        self.dropped = 0
         self._sock = None
 
     def __repr__(self):
@@ -229,6 +243,11 @@ class UdpTransport:
         """
         Send one datagram.
 
+        Returns
+        -------
+        bool
+            False if it was dropped (full socket buffer).
+
         Raises
         ------
         TransportError
@@ -241,9 +260,11 @@ class UdpTransport:
         try:
             sock.send(data)
         except BlockingIOError:
-            pass  # a full socket buffer drops the datagram, as the network would
+            self.dropped += 1  # a full socket buffer drops the datagram, as the network would
+            return False
         except OSError as exc:
             raise TransportError(f'UDP link to {self.address}:{self.port} lost: {exc}') from exc
+        return True
 
 
 def open_transport(kind, device='', baudrate=DEFAULT_BAUDRATE, address='127.0.0.1', port=5005):
