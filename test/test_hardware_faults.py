@@ -39,8 +39,8 @@ from board_helpers import ACTUATORS, sim_board, wait_until
 import numpy as np
 import pytest
 from robodyn_ros.dynamics import gravity_torques
-from robodyn_ros.hardware.driver import DriverSettings
-from robodyn_ros.hardware.interface import HardwareInterface, InterfaceSettings
+from robodyn_ros.hardware.interface import HardwareInterface
+from robodyn_ros.hardware.settings import DriverSettings, InterfaceSettings
 from robodyn_ros.model import load_robot
 
 WATCHDOG = 0.05

@@ -115,9 +115,10 @@ def run_friction(args):
     """
     import yaml
 
-    from ..hardware.driver import BoardDriver, DriverSettings
+    from ..hardware.driver import BoardDriver
     from ..hardware.friction_fit import fit_friction
     from ..hardware.friction_sweep import FrictionSweep, SweepSettings
+    from ..hardware.settings import DriverSettings
     from ..hardware.transports import open_transport
     from ..model import load_robot
     model = load_robot(args.robot, params=args.params)

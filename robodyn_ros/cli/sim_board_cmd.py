@@ -99,7 +99,7 @@ def board_config(args):
         On an unreadable file, unknown keys or bad values.
 
     """
-    from ..hardware.sim_board import SimBoardConfig
+    from ..hardware.sim_config import SimBoardConfig
     names = {f.name for f in fields(SimBoardConfig)}
     values = {}
     if args.config:

@@ -28,7 +28,6 @@ hardware interface (:mod:`.interface`) and friction identification
 
 from collections import deque
 from dataclasses import dataclass
-import math
 import time
 
 import numpy as np
@@ -36,58 +35,8 @@ import numpy as np
 from .client import BoardClient
 from .messages import Configure, FaultReport, HeartbeatReply, StateReport, Status
 from .scaling import axis_parameters, joint_scaling
+from .settings import DriverSettings
 from .velocity_filter import StateVariableFilter
-from ..errors import InputError
-
-
-@dataclass(frozen=True)
-class DriverSettings:
-    """
-    Fixed settings of a host-board connection.
-
-    Attributes
-    ----------
-    watchdog_period : float
-        Board watchdog period sent in the configuration [s].
-    connect_timeout : float
-        Longest wait for the identify answer [s].
-    request_timeout : float
-        Longest wait for an acknowledgement [s].
-    encoder_counts : tuple of int
-        Expected counts per motor revolution (one or one per joint; empty:
-        accept the board's).
-    efficiency : tuple of float
-        Transmission efficiency (one or one per joint).
-    velocity_bandwidth : float
-        State-variable filter natural frequency [Hz].
-    velocity_damping : float
-        State-variable filter damping ratio.
-
-    """
-
-    watchdog_period: float = 0.05
-    connect_timeout: float = 1.0
-    request_timeout: float = 0.5
-    encoder_counts: tuple = ()
-    efficiency: tuple = (1.0,)
-    velocity_bandwidth: float = 30.0
-    velocity_damping: float = 1.0
-
-    def check(self):
-        """
-        Validate the settings.
-
-        Raises
-        ------
-        InputError
-            Naming the bad setting.
-
-        """
-        for name in ('watchdog_period', 'connect_timeout', 'request_timeout',
-                     'velocity_bandwidth', 'velocity_damping'):
-            v = getattr(self, name)
-            if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0.0):
-                raise InputError(name, f'must be a positive number, got {v!r}')
 
 
 @dataclass(frozen=True, eq=False)

@@ -41,7 +41,7 @@ heartbeat has come back within half the watchdog period, so a link that is
 too slow does not switch the outputs on again and again.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import math
 import threading
 import time
@@ -53,74 +53,8 @@ from .driver import BoardDriver
 from .errors import BoardRefused, BoardTimeout, HardwareError, TransportError
 from .friction_comp import FrictionCompensator
 from .messages import fault_names
+from .settings import InterfaceSettings
 from .supervision import Health, Problems
-from ..errors import InputError
-
-
-@dataclass(frozen=True)
-class InterfaceSettings:
-    """
-    Settings of the hardware interface that may change at run time.
-
-    Attributes
-    ----------
-    friction_compensation : bool
-        Add the model's friction to the command.
-    friction_band : float
-        Zero-velocity band of the compensation [rad/s or m/s].
-    friction_scale : float
-        Compensation gain in [0, 1.5].
-    load_friction : bool
-        Include the load-dependent friction from the RNE reactions.
-    load_friction_period : float
-        Refresh period of the load-dependent term [s].
-    command_timeout : float
-        A command older than this gives zero current [s].
-    limit_margin : float
-        Joint-limit ramp width [rad or m].
-    auto_recover : bool
-        Clear faults, re-enable and reconnect by itself.
-    recover_period : float
-        Time between recovery attempts [s].
-    reconnect_period : float
-        Time between reconnection attempts [s].
-    state_timeout : float
-        No state report for this long is an error [s] (0: the watchdog period).
-
-    """
-
-    friction_compensation: bool = True
-    friction_band: float = 0.02
-    friction_scale: float = 1.0
-    load_friction: bool = False
-    load_friction_period: float = 0.02
-    command_timeout: float = 0.1
-    limit_margin: float = 0.05
-    auto_recover: bool = True
-    recover_period: float = 0.5
-    reconnect_period: float = 0.5
-    state_timeout: float = 0.0
-
-    def check(self):
-        """
-        Validate the settings.
-
-        Raises
-        ------
-        InputError
-            Naming the bad setting.
-
-        """
-        for name in ('friction_band', 'command_timeout', 'recover_period', 'reconnect_period'):
-            v = getattr(self, name)
-            if not (math.isfinite(v) and v > 0.0):
-                raise InputError(name, f'must be positive, got {v}')
-        for name in ('load_friction_period', 'limit_margin', 'state_timeout'):
-            v = getattr(self, name)
-            if not (math.isfinite(v) and v >= 0.0):
-                raise InputError(name, f'must be >= 0, got {v}')
-        if not 0.0 <= self.friction_scale <= 1.5:
-            raise InputError('friction_scale', f'must be in [0, 1.5], got {self.friction_scale}')
 
 
 class HardwareInterface:

@@ -51,9 +51,9 @@ from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
 from .runner import run_node
 from ..errors import RobodynError
-from ..hardware.driver import DriverSettings
 from ..hardware.friction_comp import with_friction
-from ..hardware.interface import HardwareInterface, InterfaceSettings
+from ..hardware.interface import HardwareInterface
+from ..hardware.settings import DriverSettings, InterfaceSettings
 from ..hardware.transports import open_transport
 
 NODE_NAME = 'hardware_interface'
