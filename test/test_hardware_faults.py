@@ -104,7 +104,7 @@ def rig(request):
                                InterfaceSettings(reconnect_period=0.2, recover_period=0.2))
         ctl = Controller(hw, model)
         hw.on_sample = ctl.on_sample
-        hw.problems._listener = ctl.health.append
+        hw.problems.listener = ctl.health.append
         hw.configure()
         try:
             hw.activate()

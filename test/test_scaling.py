@@ -66,6 +66,8 @@ def test_board_mismatch_and_bad_efficiency():
     with pytest.raises(BoardMismatch, match="joint 'joint3'.*2000.*expected 1000"):
         joint_scaling(axes, ident, expected_counts=[1000])
     assert joint_scaling(axes, ident, expected_counts=[1000, 1000, 2000, 1000, 1000, 1000])
+    with pytest.raises(BoardMismatch, match='protocol version 2'):
+        joint_scaling(axes, Identify(2, (1, 0, 0), 0.001, (1000,) * 6, (5.0,) * 6))
     with pytest.raises(InputError, match='efficiency'):
         axis_parameters(puma, efficiency=1.2)
     with pytest.raises(InputError, match='efficiency'):

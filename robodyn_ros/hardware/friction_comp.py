@@ -74,8 +74,8 @@ class FrictionCompensator:
         self._tab = tables(model)
         self.band = self.scale = None
         self.configure(band=band, scale=scale)
-        self.load = bool(load) and self._tab.has_load_friction
-        self.load_period = float(load_period)
+        self.load = False
+        self.set_load(load, load_period)
         self._load_term = np.zeros(model.n)
         self._load_time = -math.inf
 
@@ -110,6 +110,28 @@ class FrictionCompensator:
             if not (math.isfinite(scale) and 0.0 <= scale <= 1.5):
                 raise InputError('friction_scale', f'must be in [0, 1.5], got {scale}')
             self.scale = float(scale)
+
+    def set_load(self, enabled, period=None):
+        """
+        Switch the load-dependent term (only possible if the model has one).
+
+        Parameters
+        ----------
+        enabled : bool
+            Include it.
+        period : float, optional
+            New refresh period [s].
+
+        Returns
+        -------
+        bool
+            Whether the term is now included.
+
+        """
+        self.load = bool(enabled) and self._tab.has_load_friction
+        if period is not None:
+            self.load_period = float(period)
+        return self.load
 
     def velocity_term(self, qd):
         """

@@ -140,8 +140,7 @@ class HardwareInterface:
         new.check()
         with self._lock:
             self.friction.configure(band=new.friction_band, scale=new.friction_scale)
-            self.friction.load = new.load_friction and self.friction._tab.has_load_friction
-            self.friction.load_period = new.load_friction_period
+            self.friction.set_load(new.load_friction, new.load_friction_period)
             self.settings = new
 
     # ------------------------------------------------------------------ lifecycle

@@ -35,6 +35,7 @@ import math
 import numpy as np
 
 from .errors import BoardMismatch
+from .messages import PROTOCOL_VERSION
 from ..errors import InputError
 
 
@@ -226,9 +227,12 @@ def joint_scaling(axes, identity, expected_counts=None):
     Raises
     ------
     BoardMismatch
-        If the axis count or an encoder resolution differs.
+        If the protocol version, the axis count or an encoder resolution differs.
 
     """
+    if identity.protocol_version != PROTOCOL_VERSION:
+        raise BoardMismatch(f'board speaks protocol version {identity.protocol_version}, this '
+                            f'host version {PROTOCOL_VERSION}')
     if identity.axis_count != axes.n:
         raise BoardMismatch(f'board has {identity.axis_count} axes, the model has {axes.n} '
                             f'joints ({", ".join(axes.names)})')

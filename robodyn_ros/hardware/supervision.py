@@ -56,12 +56,13 @@ class Problems:
     Parameters
     ----------
     listener : callable, optional
-        ``listener(health)`` on every change of level or message.
+        ``listener(health)`` on every change of level or message (attribute
+        of the same name, may be replaced).
 
     """
 
     def __init__(self, listener=None):
-        self._listener = listener
+        self.listener = listener
         self._lock = threading.Lock()
         self._items = {}
         self._last = ('ok', 'ok')
@@ -143,13 +144,13 @@ class Problems:
         return Health(worst, message, dict(values or {}))
 
     def _notify(self):
-        if self._listener is None:
+        if self.listener is None:
             return
         h = self.health()
         key = (h.level, h.message)
         if key != self._last:
             self._last = key
             try:
-                self._listener(h)
+                self.listener(h)
             except Exception:  # a failing listener (e.g. at shutdown) must not stop the caller
                 pass
