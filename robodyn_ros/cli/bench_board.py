@@ -256,10 +256,13 @@ def _node_cycle(args, tmp):
         start = time.monotonic()
         diag.clear()
         states.clear()
+        command = JointState(name=[f'joint{k + 1}' for k in range(n)], effort=[0.0] * n)
+        next_command = start
         while time.monotonic() - start < args.seconds:
-            pub.publish(JointState(name=[f'joint{k + 1}' for k in range(n)],
-                                   effort=[0.0] * n))
-            executor.spin_once(timeout_sec=0.01)
+            if time.monotonic() >= next_command:  # a controller at 100 Hz
+                pub.publish(command)
+                next_command += 0.01
+            executor.spin_once(timeout_sec=0.005)
         mine = [d for d in diag if d.name.endswith(name)]
         values = {kv.key: kv.value for kv in mine[-1].values} if mine else {}
         rate = (len(states) - 1) / (states[-1] - states[0]) if len(states) > 1 else 0.0
@@ -274,6 +277,52 @@ def _node_cycle(args, tmp):
             proc.wait()
         rclpy.try_shutdown(context=context)
         board.close()
+
+
+def _components(robot, repeat=2000):
+    """CPU time of each step of one host cycle, in one thread, no I/O [ms]."""
+    from ..hardware import codec
+    from ..hardware.command import CommandBuffer, CurrentCommand
+    from ..hardware.framing import FrameParser
+    from ..hardware.friction_comp import FrictionCompensator
+    from ..hardware.messages import Identify, StateReport
+    from ..hardware.scaling import axis_parameters, joint_scaling
+    from ..hardware.velocity_filter import StateVariableFilter
+    from ..model import load_robot
+    model = load_robot(robot)
+    n = model.n
+    sc = joint_scaling(axis_parameters(model), Identify(1, (1, 0, 0), 0.001, (4096,) * n,
+                                                        (8.0,) * n))
+    frame = codec.encode_message(StateReport(1000, 3, 0, 999, 0, tuple(range(n)),
+                                             (0.1,) * n), 5)
+    parser = FrameParser(codec.plausible_length)
+    filt = StateVariableFilter(n)
+    comp = FrictionCompensator(model)
+    pipe = CurrentCommand(model, sc, sc.current_limit)
+    buf = CommandBuffer(n)
+    buf.put(np.zeros(n), time.monotonic())
+    decoded = codec.decode_message(parser.feed(frame)[0])
+    q = sc.position(decoded.counts)
+    qd = np.full(n, 0.1)
+    steps = {
+        'parse': lambda: parser.feed(frame),
+        'decode': lambda: codec.decode_message(parser.feed(frame)[0]),
+        'counts_to_q': lambda: sc.position(decoded.counts),
+        'velocity_filter': lambda: filt.update(q, 0.001),
+        'friction_velocity_term': lambda: comp.velocity_term(qd),
+        'command_get': lambda: buf.get(time.monotonic(), 0.1),
+        'limits_and_currents': lambda: pipe(q, np.zeros(n), qd, 0.05),
+        'encode_set_currents': lambda: codec.encode_set_currents(1000, qd, 3),
+    }
+    out = {}
+    for name, step in steps.items():
+        step()
+        start = time.perf_counter()
+        for _ in range(repeat):
+            step()
+        out[name] = (time.perf_counter() - start) / repeat * 1e3
+    out['total'] = sum(out.values())
+    return out
 
 
 def _load_friction_cost(robot, repeat=50):
@@ -319,7 +368,8 @@ def run(args):
         links = _link_benchmarks(args, tmp)
         node = _node_cycle(args, tmp)
     result = {'robot': args.robot, 'load_before': load[0], 'load_after': os.getloadavg()[0],
-              'links': links, 'node': node, 'friction': _load_friction_cost(args.robot)}
+              'links': links, 'node': node, 'friction': _load_friction_cost(args.robot),
+              'components_ms': _components(args.robot)}
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -341,6 +391,9 @@ def run(args):
           f'report rate {v.get("report_rate_hz")} Hz, board {node["board"]:.0f} Hz, '
           f'joint_states received {node["joint_states_rate_hz"]:.0f} Hz; skipped '
           f'{v.get("skipped_reports")}; health: {node["message"]}')
+    comp = result['components_ms']
+    print('one host cycle, CPU per step [us]: ' + ', '.join(
+        f'{k} {v * 1e3:.1f}' for k, v in comp.items()))
     if result['friction']:
         f = result['friction']
         print(f'friction compensation: velocity term p50 {f["velocity_term_ms"]["p50"]:.3f} '

@@ -59,8 +59,6 @@ from ..hardware.transports import open_transport
 NODE_NAME = 'hardware_interface'
 COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 _LEVELS = {'ok': OK, 'warn': WARN, 'error': ERROR}
-#: Python thread switch interval in the node process [s].
-SWITCH_INTERVAL = 0.0002
 #: Parameters that change InterfaceSettings at run time.
 RUNTIME = ('friction_compensation', 'friction_band', 'friction_scale', 'load_friction',
            'load_friction_period', 'command_timeout', 'limit_margin', 'auto_recover',
@@ -316,9 +314,6 @@ class HardwareInterfaceNode(LifecycleNode):
 
 def main(args=None):
     """Run the hardware_interface node."""
-    # The board I/O thread must get the GIL within a cycle: hand it over more often
-    # than the default 5 ms when another thread (the executor) holds it.
-    sys.setswitchinterval(SWITCH_INTERVAL)
     return run_node(HardwareInterfaceNode, args=args)
 
 
