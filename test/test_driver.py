@@ -39,11 +39,11 @@ def test_samples_match_the_board_truth():
         try:
             assert ident.encoder_counts == (2000,) * 3
             driver.enable()
-            sample = None
             for _ in range(200):
                 sample = driver.read(2.0)
                 driver.send_torque(sample, np.array([1.0, 0.0, -0.2]))
-            truth = board.status()  # lockstep: the board waits, so truth is this sample's
+            sample = driver.read(2.0)  # not answered: in lockstep the board now waits
+            truth = board.status()  # ... so its true state is this sample's
             res = 2 * math.pi / (2000 * np.abs(driver.axes.gear_ratio))
             assert np.all(np.abs(sample.position - truth['q']) <= res)
             assert np.allclose(sample.effort, driver.axes.torque_per_amp * sample.currents)
