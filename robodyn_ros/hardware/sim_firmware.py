@@ -154,7 +154,8 @@ class SimFirmware:
         self._outputs_off()
         self.fault_events.append({'faults': [f.name.lower() for f in Fault if bits & f],
                                   'axis': int(axis), 'board_time_us': self.time_us,
-                                  'last_valid_us': self.last_valid_us})
+                                  'last_valid_us': self.last_valid_us,
+                                  'applied_state_time_us': self.applied_state_time_us})
         return FaultReport(self.time_us, int(bits), int(axis),
                            int(max(-2**31, min(2**31 - 1, value))))
 
