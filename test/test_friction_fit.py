@@ -53,6 +53,13 @@ def test_symmetric_data_gives_a_symmetric_fit():
     assert fit.coulomb[0] == fit.coulomb[1] == pytest.approx(2.0, rel=0.03)
 
 
+def test_tiny_asymmetry_in_clean_data_is_not_split():
+    """Levels 1 % apart with almost no noise: significant, but not material."""
+    qd, tau = _data((2.0, 1.98), (3.0, 2.97), (1.0, 0.99), 0.03, noise=1e-5, seed=3)
+    assert not fit_friction(qd, tau).asymmetric
+    assert fit_friction(qd, tau, min_asymmetry=0.001).asymmetric
+
+
 def test_no_stribeck_hump_is_fitted_when_there_is_none():
     """Plain Coulomb + viscous data give static = coulomb and no Stribeck term."""
     qd, tau = _data((1.0, 1.0), (1.0, 1.0), (0.5, 0.5), 0.1, noise=0.005, seed=2)

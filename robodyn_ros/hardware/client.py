@@ -177,10 +177,14 @@ class BoardClient:
             remaining = deadline - time.monotonic()
             if remaining <= 0.0:
                 return None
+            found = None
             for msg in self._read(min(remaining, 0.02)):
-                if match(msg):
-                    return msg
-                self._inbox.append(msg)
+                if found is None and match(msg):
+                    found = msg
+                else:
+                    self._inbox.append(msg)  # keep everything else, also after the answer
+            if found is not None:
+                return found
             if resend is not None and time.monotonic() >= next_send:
                 resend()
                 next_send = time.monotonic() + 0.1

@@ -25,10 +25,13 @@ For a fixed Stribeck velocity ``vs`` this is linear in ``(Fc, Fs - Fc, Fv)``,
 so ``vs`` is found by a one-dimensional search (a log grid, then golden
 section) over the linear least-squares residual (variable projection).
 Both directions share ``vs`` (the model has one per joint). The asymmetric
-fit (six levels) is kept only when an F-test at the 1 % level says it
-explains the data better than the symmetric one (three levels); a Stribeck
-hump that the data do not support (non-positive or within two standard
-errors of zero) is dropped and the fit repeated without it.
+fit (six levels) is kept only when the data say so, statistically and
+materially: an F-test at the 1 % level prefers it to the symmetric one
+(three levels), and some level differs between the directions by more than
+``min_asymmetry`` (5 %) of its mean (with very clean data the F-test alone
+would split levels that differ by a fraction of a percent). A Stribeck hump
+that the data do not support (non-positive or within two standard errors of
+zero) is dropped and the fit repeated without it.
 """
 
 from dataclasses import dataclass
@@ -190,7 +193,17 @@ def _levels(coef, stribeck, asymmetric):
     return out
 
 
-def fit_friction(velocity, torque, stribeck_bounds=(1e-3, 2.0)):
+def _material(asym, min_asymmetry):
+    coef, _, _, stribeck, _ = asym
+    (cp, sp, vp), (cn, sn, vn) = _levels(coef, stribeck, True)[:2]
+    for a, b in ((cp, cn), (sp, sn), (vp, vn)):
+        scale = 0.5 * (abs(a) + abs(b))
+        if scale > 0.0 and abs(a - b) > min_asymmetry * scale:
+            return True
+    return False
+
+
+def fit_friction(velocity, torque, stribeck_bounds=(1e-3, 2.0), min_asymmetry=0.05):
     """
     Fit asymmetric Coulomb, viscous and Stribeck friction to steady points.
 
@@ -204,6 +217,9 @@ def fit_friction(velocity, torque, stribeck_bounds=(1e-3, 2.0)):
         when friction opposes the motion) [N m or N].
     stribeck_bounds : tuple of float
         Search range of the Stribeck velocity [rad/s or m/s].
+    min_asymmetry : float
+        Smallest relative difference between the directions' levels that
+        counts as asymmetry.
 
     Returns
     -------
@@ -233,7 +249,7 @@ def fit_friction(velocity, torque, stribeck_bounds=(1e-3, 2.0)):
     use = sym
     if dof > 0 and asym[1] > 0.0 and extra > 0:
         f_stat = ((sym[1] - asym[1]) / extra) / (asym[1] / dof)
-        if f_stat > stats.f.ppf(0.99, extra, dof):
+        if f_stat > stats.f.ppf(0.99, extra, dof) and _material(asym, min_asymmetry):
             use = asym
     elif asym[1] <= 0.0 < sym[1]:
         use = asym

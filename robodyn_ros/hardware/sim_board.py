@@ -283,7 +283,9 @@ class SimBoard:
         """Whether the next cycle is due (real time, or lockstep with the host)."""
         fw = self.firmware
         if self.config.lockstep and fw.enabled and fw.streaming:
-            answered = fw.applied_state_time_us >= fw.time_us
+            # the report of this cycle was answered, or it went out before the enable
+            answered = (fw.applied_state_time_us >= fw.time_us
+                        or fw.enabled_since_us == fw.time_us)
             return answered or now >= last_tick + self.config.lockstep_timeout
         return now >= next_tick
 

@@ -88,6 +88,7 @@ class SimFirmware:
         self.limit = self.max_current.copy()
         self.watchdog_us = int(DEFAULT_WATCHDOG * 1e6)
         self.enabled = False
+        self.enabled_since_us = -1
         self.faults = 0
         self.command = np.zeros(self.n)
         self.limited = False
@@ -209,6 +210,7 @@ class SimFirmware:
                 return [Ack(msg.msg_id, seq, Result.FAULT_ACTIVE, self.faults)]
             if not self.enabled:
                 self.enabled = True
+                self.enabled_since_us = self.time_us
                 self.command[:] = 0.0
                 self.last_valid_us = self.time_us
                 self._last_change_us[:] = self.time_us
