@@ -43,7 +43,7 @@ from robodyn_ros.hardware.interface import HardwareInterface
 from robodyn_ros.hardware.settings import DriverSettings, InterfaceSettings
 from robodyn_ros.model import load_robot
 
-WATCHDOG = 0.05
+WATCHDOG = 0.2  # long enough that a loaded test machine does not trip it by itself
 W_US = int(WATCHDOG * 1e6)
 CYCLE_US = 1000
 IN_FLIGHT = None  # bound by the state the last set-point came from, not by time
@@ -51,7 +51,12 @@ Q0 = [0.0, -1.5, 0.0]
 
 
 class Controller:
-    """Hold the arm with PD + gravity and swing joint 1, from a thread."""
+    """
+    Hold the arm with PD + gravity and swing joint 1, from a thread.
+
+    With ``spin`` set, joint 1 gets a constant torque instead, so that it keeps
+    turning whatever its (frozen) encoder says.
+    """
 
     def __init__(self, hw, model):
         self.hw = hw
@@ -59,6 +64,7 @@ class Controller:
         self.samples = []
         self.health = []
         self.g0 = gravity_torques(model, np.array(Q0))
+        self.spin = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -78,7 +84,10 @@ class Controller:
             t = time.monotonic() - t0
             ref = np.array(Q0) + np.array([0.3 * math.sin(2 * math.pi * 0.5 * t), 0.0, 0.0])
             vref = np.array([0.3 * math.pi * math.cos(2 * math.pi * 0.5 * t), 0.0, 0.0])
-            self.hw.set_command(self.g0 + kp * (ref - s.position) + kd * (vref - s.velocity))
+            tau = self.g0 + kp * (ref - s.position) + kd * (vref - s.velocity)
+            if self.spin:
+                tau[0] = 3.0
+            self.hw.set_command(tau)
 
     def start(self):
         self._thread.start()
@@ -125,6 +134,8 @@ def _latch_after(board, fault, since_us):
 
 
 def _check_fault(board, hw, ctl, fault, params, latched, bound_us, host_text, transport):
+    before = board.status()
+    assert before['enabled'] and not before['faults'], (fault, before['fault_events'][-3:])
     injected = board.inject(fault, **params)['board_time_us']
     event = wait_until(lambda: _latch_after(board, latched, injected), 10.0, 0.02)
     assert event, f'{fault}: no {latched} fault on the board ({board.status()})'
@@ -140,14 +151,20 @@ def _check_fault(board, hw, ctl, fault, params, latched, bound_us, host_text, tr
     if fault != 'delay':  # the others stay off while the fault lasts
         assert not status['enabled'] and latched in status['faults'], status
         assert max(abs(c) for c in status['current']) == 0.0
-    assert wait_until(lambda: any(host_text in h.message and h.level == 'error'
-                                  for h in ctl.health), 10.0), (fault, ctl.health[-5:],
-                                                                hw.health())
+    texts = (host_text,) if isinstance(host_text, str) else host_text
+    assert wait_until(lambda: any(t in h.message and h.level == 'error'
+                                  for h in ctl.health for t in texts), 10.0), (
+        fault, ctl.health[-5:], hw.health())
     board.clear(fault)
     ctl.health.clear()
     assert wait_until(ctl.running, 15.0), (fault, transport, hw.health(), board.status())
-    after = board.status()
-    assert after['enabled'] and not after['faults']
+
+    def board_on():
+        status = board.status()
+        return status['enabled'] and not status['faults']
+
+    assert wait_until(board_on, 10.0, 0.05), (fault, board.status()['fault_events'][-3:],
+                                              hw.health())
     return delay_us
 
 
@@ -160,7 +177,9 @@ def test_every_fault_reaches_the_safe_state_and_recovers(rig, request):
         ('corrupt_crc', {'direction': 'rx'}, 'watchdog', W_US, 'board fault: watchdog'),
         ('over_current', {'axis': 1}, 'over_current', CYCLE_US, 'board fault: over_current'),
         ('stuck_encoder', {'axis': 0}, 'encoder', W_US + CYCLE_US, 'board fault: encoder'),
-        ('delay', {'seconds': 0.15}, 'watchdog', IN_FLIGHT, 'board fault: watchdog'),
+        # the host sees the fault when the delayed reports arrive, or first sees silence
+        ('delay', {'seconds': 2.5 * WATCHDOG}, 'watchdog', IN_FLIGHT,
+         ('board fault: watchdog', 'no state report')),
         ('drop', {'direction': 'tx'}, 'watchdog', IN_FLIGHT, 'no state report'),
         ('corrupt_crc', {'direction': 'tx'}, 'watchdog', IN_FLIGHT, 'no state report'),
         ('disconnect', {}, 'watchdog', W_US, 'board link lost'),
@@ -169,10 +188,12 @@ def test_every_fault_reaches_the_safe_state_and_recovers(rig, request):
     board_rx_errors = board.status()['rx_crc_injected']
     delays = {}
     for fault, params, latched, bound, text in cases:
-        if fault == 'stuck_encoder':
-            assert wait_until(lambda: abs(ctl.samples[-1].velocity[0]) > 0.2, 5.0)
+        ctl.spin = fault == 'stuck_encoder'
+        if ctl.spin:  # the joint must turn for a frozen count to be detectable
+            assert wait_until(lambda: ctl.samples[-1].velocity[0] > 0.2, 5.0)
         delays[f'{fault}:{params}'] = _check_fault(board, hw, ctl, fault, params, latched, bound,
                                                    text, transport)
+        ctl.spin = False
     assert hw.driver.stats.crc_errors > crc_before
     assert board.status()['rx_crc_injected'] > board_rx_errors
     assert hw.driver.stats.reconnects >= 1

@@ -28,7 +28,7 @@ def _session(board):
     client = BoardClient(board.transport())
     client.connect()
     ident = client.identify(5.0)
-    client.configure(m.Configure(0.05, ident.max_current, (0.05, 0.06, 0.04),
+    client.configure(m.Configure(0.5, ident.max_current, (0.05, 0.06, 0.04),
                                  (100.0, -150.0, 80.0), ident.encoder_counts))
     return client, ident
 
@@ -63,7 +63,7 @@ def test_protocol_session(transport):
             last = reports[-1]
             assert last.status & m.Status.ENABLED and not last.faults
             assert last.currents[0] == pytest.approx(1.0, abs=0.01)
-            assert 0 < last.board_time_us - last.applied_state_time_us <= 50_000
+            assert 0 < last.board_time_us - last.applied_state_time_us <= 500_000
             status = board.status()
             assert status['enabled'] and status['command'][0] == 1.0 and status['qd'][0] > 0
             client.disable()

@@ -130,6 +130,8 @@ def test_over_current_and_persistent_causes(fw):
     faults = [x for x in out if isinstance(x, m.FaultReport)]
     assert faults and faults[0].faults == m.Fault.OVER_CURRENT and faults[0].axis == 2
     assert faults[0].value == pytest.approx(2 * 5.0 * 1e6, rel=1e-6)
+    assert not any(isinstance(x, m.FaultReport) for x in fw.tick())  # reported once
+    assert len(fw.fault_events) == 1
     ack = _ack(fw.handle(m.ClearFault(), 2))
     assert ack.result == m.Result.FAULT_ACTIVE and ack.detail == m.Fault.OVER_CURRENT
     fw.injector.clear('over_current')

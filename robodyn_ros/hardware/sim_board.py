@@ -206,7 +206,8 @@ class SimBoard:
         frame = self.injector.corrupt(frame, 'tx')
         delay = self.injector.delay
         if delay > 0.0:
-            heapq.heappush(self._delayed, (time.monotonic() + delay, self.counters['tx_frames'],
+            release = self.firmware.time_us + int(round(delay * 1e6))  # board time, like the rest
+            heapq.heappush(self._delayed, (release, self.counters['tx_frames'],
                                            frame))
             self.counters['tx_frames'] += 1
             return
@@ -218,7 +219,8 @@ class SimBoard:
         else:
             self.counters['tx_failed'] += 1
 
-    def _flush_delayed(self, now):
+    def _flush_delayed(self):
+        now = self.firmware.time_us
         while self._delayed and self._delayed[0][0] <= now:
             _, _, frame = heapq.heappop(self._delayed)
             if self.endpoint.is_open:
@@ -311,8 +313,8 @@ class SimBoard:
                 for msg in self.firmware.tick():
                     self.send(msg)
                 self.counters['ticks'] += 1
-            self._flush_delayed(time.monotonic())
-            wake = next_tick if not self._delayed else min(next_tick, self._delayed[0][0])
+            self._flush_delayed()
+            wake = next_tick
             if self.config.lockstep and self.firmware.enabled:
                 wake = min(wake, last_tick + self.config.lockstep_timeout)
             waits = [self.control] if self.control is not None else []

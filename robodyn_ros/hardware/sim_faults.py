@@ -25,6 +25,7 @@ drop            rate in [0, 1], direction rx|tx|both     drops received byte bat
 corrupt_crc     rate in [0, 1], direction rx|tx|both     flips a CRC bit of received
                                                          or sent frames
 delay           seconds >= 0                             holds every sent frame back
+                                                         (in board time)
 disconnect      (none)                                   closes its end of the link
 stuck_encoder   axis (index, or -1 for all)              freezes the encoder count
 over_current    axis (index, or -1), amps                adds ``amps`` to the

@@ -289,7 +289,7 @@ class SimFirmware:
                            for i in range(self.n)])
         measured = self.axes.measured_current(offset)
         trip = np.abs(measured) > self.over_current_factor * self.limit
-        if np.any(trip):
+        if np.any(trip) and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
             i = int(np.argmax(trip))
             out.append(self.latch(Fault.OVER_CURRENT, i, int(round(measured[i] * 1e6))))
         out.extend(self._encoder_check(counts))
@@ -314,7 +314,7 @@ class SimFirmware:
         moving = speed > check
         self._last_change_us[~moving] = self.time_us
         silent = self.time_us - self._last_change_us >= self.watchdog_us
-        if np.any(silent):
+        if np.any(silent) and not self.faults & Fault.ENCODER:
             i = int(np.argmax(silent))
             return [self.latch(Fault.ENCODER, i, int(round(speed[i] * 1e6)))]
         return []
