@@ -147,3 +147,26 @@ def test_bad_wrench(models):
         inverse_dynamics(m, z, z, z, f_ext=np.zeros(5))
     with pytest.raises(InputError, match='f_ext'):
         inverse_dynamics(m, z, z, z, f_ext=[np.nan] * 6)
+
+
+def test_auto_backend_uses_the_kernels_and_agrees(models):
+    """backend='auto' (compiled kernels) gives the numpy torques to 1e-12, wrench included."""
+    from robodyn_ros.dynamics.codegen import kernels
+    rng = np.random.default_rng(9)
+    for name in ('ur5', 'panda', 'two_link'):
+        m = models[name]
+        assert kernels(m).backend == 'c'
+        q, qd, qdd = random_states(m, 30, seed=10)
+        w = rng.normal(0, 5, (30, 6))
+        for friction in (True, False):
+            ref = inverse_dynamics(m, q, qd, qdd, f_ext=w, friction=friction)
+            fast = inverse_dynamics(m, q, qd, qdd, f_ext=w, friction=friction, backend='auto')
+            assert np.allclose(fast, ref, rtol=0, atol=1e-12 * np.abs(ref).max()), name
+        single = inverse_dynamics(m, q[0], qd[0], qdd[0], backend='auto')
+        assert single.shape == (m.n,) and np.allclose(single, inverse_dynamics(
+            m, q[0], qd[0], qdd[0]), atol=1e-12 * max(1, np.abs(single).max()))
+    with pytest.raises(InputError, match='backend'):
+        inverse_dynamics(models['ur5'], np.zeros(6), np.zeros(6), np.zeros(6), backend='gpu')
+    with pytest.raises(InputError, match='qdd: entry 1 is nan'):
+        inverse_dynamics(models['ur5'], np.zeros(6), np.zeros(6), [0, np.nan, 0, 0, 0, 0],
+                         backend='auto')

@@ -28,6 +28,8 @@ from ..errors import RobodynError
 
 #: Sub-command name -> module (relative to this package).
 COMMANDS = {
+    'bench': '.bench_cmd',
+    'codegen': '.codegen_cmd',
     'model': '.model_cmd',
     'check': '.check_cmd',
     'bench-planner': '.bench_planner',

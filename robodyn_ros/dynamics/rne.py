@@ -295,7 +295,7 @@ def rne(model, q, qd, qdd, *, f_ext=None, ext_frame=None, gravity=True):
 
 
 def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=True,
-                     gravity=True):
+                     gravity=True, backend='numpy'):
     """
     Joint torques for given positions, velocities and accelerations.
 
@@ -324,6 +324,11 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
         Include every friction model of the joints.
     gravity : bool
         Include gravity.
+    backend : {'numpy', 'auto'}
+        ``'numpy'``: this readable reference; ``'auto'``: the robot's
+        customized C kernels (:mod:`robodyn_ros.dynamics.codegen`, same
+        torques to 1e-12) when they are available and cover the call
+        (gravity on, wrench at the default end effector), else numpy.
 
     Returns
     -------
@@ -345,6 +350,12 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
         f_ext = np.asarray(f_ext, dtype=float)
         if f_ext.shape != (6,):
             raise InputError('f_ext', f'expected shape (6,), got {f_ext.shape}')
+    if backend not in ('numpy', 'auto'):
+        raise InputError('backend', f"must be 'numpy' or 'auto', got {backend!r}")
+    if backend == 'auto' and gravity and ext_frame in (None, model.end_effector):
+        tau = _with_kernels(model, q2, qd2, qdd2, f_ext, friction)
+        if tau is not None:
+            return tau[0] if single else tau
     tab = tables(model)
     res = rne(model, q2, qd2, qdd2, f_ext=f_ext, ext_frame=ext_frame, gravity=gravity)
     tau = res.tau
@@ -354,3 +365,24 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
     if friction and tab.has_velocity_friction:
         tau = tau + velocity_friction(tab, qd2)
     return tau[0] if single else tau
+
+
+def _with_kernels(model, q, qd, qdd, f_ext, friction):
+    """Torques from the compiled kernels, or None when only numpy is available."""
+    from .codegen import kernels
+    k = kernels(model)
+    if k.backend != 'c':
+        return None
+    if f_ext is not None:
+        w = np.asarray(f_ext, dtype=float)
+        if w.shape == (6,):
+            w = np.broadcast_to(w, (q.shape[0], 6))
+        if w.shape != q.shape[:1] + (6,):
+            raise InputError('f_ext', f'expected shape (6,) or ({q.shape[0]}, 6), got {w.shape}')
+        if not np.all(np.isfinite(w)):
+            raise InputError('f_ext', 'must be finite')
+        f_ext = np.ascontiguousarray(w)
+    out = np.empty_like(q)
+    fn = k.inverse_dynamics_batch if friction else k.inverse_dynamics_rigid_batch
+    fn(q, qd, qdd, out=out, f_ext=f_ext)
+    return out

@@ -168,14 +168,16 @@ class ModelEffortProvider:
                                   f'{q2.shape[1]}')
         if self._idx.size == self._model.n and np.array_equal(self._idx,
                                                               np.arange(self._model.n)):
-            tau = inverse_dynamics(self._model, q2, qd2, qdd2, friction=self._friction)
+            tau = inverse_dynamics(self._model, q2, qd2, qdd2, friction=self._friction,
+                                   backend='auto')
         else:
             rows = q2.shape[0]
             full = [np.tile(self._fixed, (rows, 1)), np.zeros((rows, self._model.n)),
                     np.zeros((rows, self._model.n))]
             for arr, part in zip(full, (q2, qd2, qdd2)):
                 arr[:, self._idx] = part
-            tau = inverse_dynamics(self._model, *full, friction=self._friction)[:, self._idx]
+            tau = inverse_dynamics(self._model, *full, friction=self._friction,
+                                   backend='auto')[:, self._idx]
         return tau[0] if single else tau
 
     def __repr__(self):
