@@ -68,6 +68,24 @@ def test_load_term_matches_the_inverse_dynamics():
     assert comp.load and np.any(comp.load_term(q, qd, zero) != 0.0)
 
 
+def test_compiled_kernels_give_the_same_load_term():
+    """The 'auto' backend (generated C kernels) equals the numpy RNE reactions path."""
+    puma = load_robot('puma560')
+    numpy_comp = FrictionCompensator(puma, band=0.03, load=True, backend='numpy')
+    auto = FrictionCompensator(puma, band=0.03, load=True, backend='auto')
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        q = puma.random_configuration(rng)
+        qd, qdd = rng.normal(0, 0.3, 6), rng.normal(0, 1.0, 6)
+        assert np.allclose(auto.load_term(q, qd, qdd), numpy_comp.load_term(q, qd, qdd),
+                           rtol=1e-10, atol=1e-10)
+    wider = auto.replaced(band=0.1, scale=0.5)
+    assert (wider.band, wider.scale, wider.load, wider.backend) == (0.1, 0.5, True, 'auto')
+    assert auto.band == 0.03  # the original is untouched
+    with pytest.raises(InputError, match='backend'):
+        FrictionCompensator(puma, backend='fortran')
+
+
 def test_load_term_refresh_period_and_scale():
     """The load term is held between refreshes; the scale multiplies everything."""
     puma = load_robot('puma560')

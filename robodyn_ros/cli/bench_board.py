@@ -329,23 +329,25 @@ def _load_friction_cost(robot, repeat=50):
     from ..hardware.friction_comp import FrictionCompensator
     from ..model import load_robot
     model = load_robot(robot)
-    comp = FrictionCompensator(model, load=True)
-    if not comp.load:
+    comps = {b: FrictionCompensator(model, load=True, backend=b) for b in ('numpy', 'auto')}
+    if not comps['numpy'].load:
         return None
     q = np.zeros(model.n)
     qd = np.full(model.n, 0.1)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        comp.load_term(q, qd, q)
-        times.append(time.perf_counter() - t)
+    out = {}
+    for k in range(repeat):  # interleaved
+        for name, comp in comps.items():
+            t = time.perf_counter()
+            comp.load_term(q, qd, q)
+            out.setdefault(name, []).append(time.perf_counter() - t)
     velocity = []
     for _ in range(repeat * 20):
         t = time.perf_counter()
-        comp.velocity_term(qd)
+        comps['numpy'].velocity_term(qd)
         velocity.append(time.perf_counter() - t)
-    return {'load_term_ms': _percentiles(times, 1e3), 'velocity_term_ms':
-            _percentiles(velocity, 1e3)}
+    return {'load_term_ms': _percentiles(out['numpy'], 1e3),
+            'load_term_kernels_ms': _percentiles(out['auto'], 1e3),
+            'velocity_term_ms': _percentiles(velocity, 1e3)}
 
 
 def run(args):
@@ -397,5 +399,6 @@ def run(args):
     if result['friction']:
         f = result['friction']
         print(f'friction compensation: velocity term p50 {f["velocity_term_ms"]["p50"]:.3f} '
-              f'ms, load-dependent term (numpy RNE) p50 {f["load_term_ms"]["p50"]:.3f} ms')
+              f'ms, load-dependent term p50: numpy RNE {f["load_term_ms"]["p50"]:.3f} ms, '
+              f'compiled kernels {f["load_term_kernels_ms"]["p50"]:.3f} ms')
     return 0

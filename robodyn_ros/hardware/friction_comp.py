@@ -31,8 +31,14 @@ estimated state::
   :func:`robodyn_ros.dynamics.inverse_dynamics` composes it;
 * ``k`` is a scale in [0, 1.5] (1: full compensation).
 
-The numpy RNE costs milliseconds per call from Python, so the load term can
-be refreshed at a lower rate (``load_period``) and held in between.
+With ``backend='numpy'`` the load term comes from our numpy RNE (a few
+milliseconds per call from Python), so it can be refreshed at a lower rate
+(``load_period``) and held in between. With ``backend='auto'`` it comes from
+the robot's compiled dynamics kernels (:mod:`robodyn_ros.dynamics.codegen`,
+about a hundred times faster): the difference of the inverse dynamics with
+and without friction, less the velocity friction, on a copy of the model
+whose zero-velocity band is the compensation band; the kernels are compiled
+(or loaded from the cache) when the compensator is made, not in the loop.
 """
 
 from collections.abc import Mapping
@@ -43,7 +49,7 @@ import os
 import numpy as np
 
 from ..dynamics.friction import load_friction, velocity_friction
-from ..dynamics.rne import rne
+from ..dynamics.rne import inverse_dynamics, rne
 from ..dynamics.tables import tables
 from ..errors import InputError, ParameterError
 from ..model.params import apply_params, load_params_file
@@ -66,18 +72,48 @@ class FrictionCompensator:
         transmission data; ignored without).
     load_period : float
         Refresh period of the load term [s]; 0 refreshes every call.
+    backend : {'numpy', 'auto'}
+        How the load term is computed (see the module docstring).
 
     """
 
-    def __init__(self, model, band=0.02, scale=1.0, load=False, load_period=0.0):
+    def __init__(self, model, band=0.02, scale=1.0, load=False, load_period=0.0,
+                 backend='numpy'):
+        if backend not in ('numpy', 'auto'):
+            raise InputError('backend', f"must be 'numpy' or 'auto', got {backend!r}")
         self.model = model
+        self.backend = backend
         self._tab = tables(model)
         self.band = self.scale = None
+        self._band_model = None
         self.configure(band=band, scale=scale)
         self.load = False
         self.set_load(load, load_period)
         self._load_term = np.zeros(model.n)
         self._load_time = -math.inf
+
+    def replaced(self, band=None, scale=None, load=None, load_period=None):
+        """
+        Return a new compensator with some settings changed, ready to use.
+
+        Building it (and compiling kernels for a new band) happens here, so a
+        control loop can swap it in without a pause.
+
+        Parameters
+        ----------
+        band, scale, load, load_period : optional
+            New values; the others are kept.
+
+        Returns
+        -------
+        FrictionCompensator
+            The new compensator.
+
+        """
+        return FrictionCompensator(
+            self.model, self.band if band is None else band,
+            self.scale if scale is None else scale, self.load if load is None else load,
+            self.load_period if load_period is None else load_period, self.backend)
 
     def __repr__(self):
         return (f'FrictionCompensator({self.model.name!r}, band={self.band:g}, '
@@ -85,7 +121,9 @@ class FrictionCompensator:
 
     def configure(self, band=None, scale=None):
         """
-        Change the band or the scale.
+        Change the band or the scale (with the ``'auto'`` backend and the load
+        term on, prefer :meth:`replaced` for the band: a new band compiles
+        new kernels at the next load term).
 
         Parameters
         ----------
@@ -106,6 +144,7 @@ class FrictionCompensator:
             self.band = float(band)
             self._vtab = replace(self._tab, smoothing_velocity=np.maximum(
                 self._tab.smoothing_velocity, self.band))
+            self._band_model = None
         if scale is not None:
             if not (math.isfinite(scale) and 0.0 <= scale <= 1.5):
                 raise InputError('friction_scale', f'must be in [0, 1.5], got {scale}')
@@ -131,7 +170,18 @@ class FrictionCompensator:
         self.load = bool(enabled) and self._tab.has_load_friction
         if period is not None:
             self.load_period = float(period)
+        if self.load and self.backend == 'auto':
+            n = self.model.n
+            self.load_term(np.zeros(n), np.zeros(n), np.zeros(n))  # compile or load kernels
         return self.load
+
+    def _banded_model(self):
+        if self._band_model is None:
+            joints = [j.with_changes(friction=replace(
+                j.friction, smoothing_velocity=max(j.friction.smoothing_velocity, self.band)))
+                for j in self.model.joints]
+            self._band_model = self.model.replace_joints(joints)
+        return self._band_model
 
     def velocity_term(self, qd):
         """
@@ -165,6 +215,11 @@ class FrictionCompensator:
             ``T(tau_rigid + tau_bearing, qd) - tau_rigid`` [N m or N], (n,).
 
         """
+        if self.backend == 'auto':
+            model = self._banded_model()
+            full = inverse_dynamics(model, q, qd, qdd, backend='auto')
+            rigid = inverse_dynamics(model, q, qd, qdd, friction=False, backend='auto')
+            return full - rigid - self.velocity_term(qd)
         q2, qd2, qdd2 = (np.asarray(x, dtype=float)[None, :] for x in (q, qd, qdd))
         res = rne(self.model, q2, qd2, qdd2)
         vtab = self._vtab

@@ -77,11 +77,15 @@ class HardwareInterface:
         ``on_sample(sample)`` from the I/O thread, every cycle.
     on_health : callable, optional
         ``on_health(health)`` from any thread, when the health changes.
+    dynamics_backend : {'numpy', 'auto'}
+        How the load-dependent friction is computed: our numpy RNE, or the
+        compiled kernels when they are available (see
+        :class:`~.friction_comp.FrictionCompensator`).
 
     """
 
     def __init__(self, model, transport, driver_settings=None, settings=None,
-                 friction_model=None, on_sample=None, on_health=None):
+                 friction_model=None, on_sample=None, on_health=None, dynamics_backend='numpy'):
         self.model = model
         self.settings = settings or InterfaceSettings()
         self.settings.check()
@@ -90,7 +94,7 @@ class HardwareInterface:
         s = self.settings
         self.friction = FrictionCompensator(friction_model or model, s.friction_band,
                                             s.friction_scale, s.load_friction,
-                                            s.load_friction_period)
+                                            s.load_friction_period, dynamics_backend)
         self.on_sample = on_sample
         self.problems = Problems(on_health)
         self.state = 'unconfigured'
@@ -138,9 +142,11 @@ class HardwareInterface:
         """
         new = replace(self.settings, **changes)
         new.check()
+        # Built outside the lock: a new band may compile kernels; the loop keeps running.
+        friction = self.friction.replaced(new.friction_band, new.friction_scale,
+                                          new.load_friction, new.load_friction_period)
         with self._lock:
-            self.friction.configure(band=new.friction_band, scale=new.friction_scale)
-            self.friction.set_load(new.load_friction, new.load_friction_period)
+            self.friction = friction
             self.settings = new
 
     # ------------------------------------------------------------------ lifecycle

@@ -118,6 +118,9 @@ def parameter_specs():
                   'from the RNE joint reactions'),
         ParamSpec('load_friction_period', 0.02, 'Refresh period of the load-dependent term '
                   '[s] (0: every cycle)', low=0.0, high=10.0),
+        ParamSpec('dynamics_backend', 'auto', 'Dynamics for the load-dependent friction: auto '
+                  '(compiled kernels when available, else numpy) or numpy',
+                  choices=('auto', 'numpy'), read_only=True),
         ParamSpec('command_timeout', 0.1, 'A joint_commands message older than this gives '
                   'zero current [s]', low=0.001, high=10.0),
         ParamSpec('limit_margin', 0.05, 'Width of the joint-limit torque ramp [rad or m]',
@@ -240,7 +243,8 @@ class HardwareInterfaceNode(LifecycleNode):
             self._state_pub = self.create_publisher(JointState, 'joint_states', 10)
             self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
                                          on_sample=self._publish_sample,
-                                         on_health=self._on_health)
+                                         on_health=self._on_health,
+                                         dynamics_backend=v['dynamics_backend'])
             identity = self._hw.configure()
         except (RobodynError, OSError, TimeoutError, ValueError) as exc:
             self._release()
