@@ -121,9 +121,11 @@ class FrictionCompensator:
 
     def configure(self, band=None, scale=None):
         """
-        Change the band or the scale (with the ``'auto'`` backend and the load
-        term on, prefer :meth:`replaced` for the band: a new band compiles
-        new kernels at the next load term).
+        Change the band or the scale.
+
+        With the ``'auto'`` backend and the load term on, prefer
+        :meth:`replaced` for the band: a new band compiles new kernels at the
+        next load term.
 
         Parameters
         ----------
