@@ -136,6 +136,22 @@ def test_configure_and_activate_failures_and_error_processing(tmp_path):
         assert node.trigger_configure() == SUCCESS
 
 
+def test_model_from_the_robot_description_topic():
+    """With robot empty, configure waits for the latched robot_description."""
+    from robodyn_ros.model import load_robot
+    from robodyn_ros.nodes.model_source import DESCRIPTION_QOS
+    from std_msgs.msg import String
+    with sim_board() as board, RosGraph() as graph:
+        pub_node = graph.add(Node('description_source', context=graph.context))
+        pub = pub_node.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
+        pub.publish(String(data=load_robot('ma3000', params=ACTUATORS).to_urdf()))
+        node = graph.add(HardwareInterfaceNode(
+            context=graph.context, parameter_overrides=_params(board, robot='')))
+        assert node.trigger_configure() == SUCCESS
+        assert node._names == ('joint1', 'joint2', 'joint3')
+        assert node.trigger_cleanup() == SUCCESS
+
+
 def test_parameters_are_validated():
     """Bad start-up values stop the node; run-time changes are checked and applied."""
     with RosGraph() as graph:

@@ -318,7 +318,9 @@ class HardwareInterfaceNode(LifecycleNode):
 
 def main(args=None):
     """Run the hardware_interface node."""
-    return run_node(HardwareInterfaceNode, args=args)
+    # Two executor threads: configure may wait for the latched robot_description topic,
+    # whose callback must run while the transition callback blocks.
+    return run_node(HardwareInterfaceNode, args=args, threads=2)
 
 
 if __name__ == '__main__':
