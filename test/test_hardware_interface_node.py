@@ -40,7 +40,8 @@ ERROR = TransitionCallbackReturn.ERROR
 
 
 def _params(board, **extra):
-    values = {'robot': 'ma3000', 'robot_params': ACTUATORS, 'watchdog_period': 0.05,
+    # A watchdog period a loaded test machine does not trip by itself.
+    values = {'robot': 'ma3000', 'robot_params': ACTUATORS, 'watchdog_period': 0.2,
               'connect_timeout': 2.0, 'command_timeout': 0.5}
     values.update(board.node_parameters() if board is not None else {})
     values.update(extra)
@@ -84,7 +85,7 @@ def test_lifecycle_topics_and_safety(transport):
         assert np.allclose(msg.position, truth, atol=1e-3)
         assert not board.status()['enabled']
         assert node.trigger_activate() == SUCCESS
-        assert board.status()['enabled']
+        assert wait_until(lambda: board.status()['enabled'], 10.0)
         kt = node._hw.driver.axes.torque_per_amp
         for _ in range(100):
             if board.status()['command'][2] != 0.0:
@@ -197,7 +198,7 @@ def test_node_process_over_lifecycle_services():
                 assert transition(Transition.TRANSITION_CONFIGURE)
                 assert wait_until(lambda: len(client.states) > 10, 10.0)
                 assert transition(Transition.TRANSITION_ACTIVATE)
-                assert board.status()['enabled']
+                assert wait_until(lambda: board.status()['enabled'], 10.0)
                 future = get.call_async(GetState.Request())
                 assert wait_until(future.done, 10.0)
                 assert future.result().current_state.label == 'active'

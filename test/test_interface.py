@@ -38,7 +38,9 @@ Q0 = [0.0, -1.2, 0.3]
 def _interface(board, model=None, **settings):
     model = model or load_robot('ma3000', params=ACTUATORS)
     samples = []
-    hw = HardwareInterface(model, board.transport(), DriverSettings(connect_timeout=3.0),
+    # A watchdog period that a loaded test machine does not trip by itself.
+    hw = HardwareInterface(model, board.transport(),
+                           DriverSettings(connect_timeout=3.0, watchdog_period=0.2),
                            InterfaceSettings(**settings), on_sample=samples.append)
     return hw, samples
 
