@@ -55,6 +55,7 @@ setup(
             'robodyn = robodyn_ros.cli.main:main',
             'controller = robodyn_ros.nodes.controller_node:main',
             'trajectory_planner = robodyn_ros.nodes.trajectory_planner_node:main',
+            'hardware_interface = robodyn_ros.nodes.hardware_interface_node:main',
         ],
     },
 )

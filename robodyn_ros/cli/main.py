@@ -34,6 +34,9 @@ COMMANDS = {
     'check': '.check_cmd',
     'sim': '.sim_cmd',
     'bench-planner': '.bench_planner',
+    'sim-board': '.sim_board_cmd',
+    'identify': '.identify_cmd',
+    'bench-board': '.bench_board',
 }
 
 
