@@ -57,6 +57,7 @@ setup(
             'trajectory_planner = robodyn_ros.nodes.trajectory_planner_node:main',
             'parallel_dynamics = robodyn_ros.nodes.parallel_dynamics_node:main',
             'parallel_dynamics_worker = robodyn_ros.nodes.parallel_dynamics_worker_node:main',
+            'hardware_interface = robodyn_ros.nodes.hardware_interface_node:main',
         ],
     },
 )

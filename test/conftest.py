@@ -24,6 +24,7 @@ import fcntl
 import os
 import tempfile
 
+from hypothesis import settings
 import pytest
 
 _DOMAIN_LOCK = None
@@ -52,6 +53,10 @@ def _claim_domain_id():
 
 os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 os.environ['ROS_DOMAIN_ID'] = _claim_domain_id()
+
+# Property tests are deterministic in CI: same examples on every run.
+settings.register_profile('robodyn', derandomize=True, deadline=None)
+settings.load_profile(os.environ.get('ROBODYN_HYPOTHESIS_PROFILE', 'robodyn'))
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -151,4 +151,6 @@ def test_spline_properties(pts, kv, ka):
     ratio = max((pv.max(axis=0) / lim.velocity).max(),
                 np.sqrt((pa.max(axis=0) / lim.acceleration).max()))
     assert ratio <= 1 + 1e-9
-    assert ratio == pytest.approx(1.0, abs=1e-6) or np.allclose(pts, pts[0])
+    # Moves of a micrometre or less may end on the planner's minimum segment time
+    # rather than on a limit.
+    assert ratio == pytest.approx(1.0, abs=1e-6) or np.ptp(pts, axis=0).max() < 1e-6

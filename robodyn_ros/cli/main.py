@@ -35,6 +35,9 @@ COMMANDS = {
     'sim': '.sim_cmd',
     'bench-planner': '.bench_planner',
     'schedule': '.schedule_cmd',
+    'sim-board': '.sim_board_cmd',
+    'identify': '.identify_cmd',
+    'bench-board': '.bench_board',
 }
 
 

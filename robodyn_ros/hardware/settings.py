@@ -1,0 +1,143 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Settings records of the host side: the connection and the hardware interface.
+
+:class:`DriverSettings` fix a host-board connection (watchdog, timeouts,
+expected encoders, efficiency, velocity filter); :class:`InterfaceSettings`
+are the hardware interface's run-time settings (friction compensation,
+command timeout, joint-limit margin, recovery). Both check themselves.
+"""
+
+from dataclasses import dataclass
+import math
+
+from ..errors import InputError
+
+
+@dataclass(frozen=True)
+class DriverSettings:
+    """
+    Fixed settings of a host-board connection.
+
+    Attributes
+    ----------
+    watchdog_period : float
+        Board watchdog period sent in the configuration [s].
+    connect_timeout : float
+        Longest wait for the identify answer [s].
+    request_timeout : float
+        Longest wait for an acknowledgement [s].
+    encoder_counts : tuple of int
+        Expected counts per motor revolution (one or one per joint; empty:
+        accept the board's).
+    efficiency : tuple of float
+        Transmission efficiency (one or one per joint).
+    velocity_bandwidth : float
+        State-variable filter natural frequency [Hz].
+    velocity_damping : float
+        State-variable filter damping ratio.
+
+    """
+
+    watchdog_period: float = 0.05
+    connect_timeout: float = 1.0
+    request_timeout: float = 0.5
+    encoder_counts: tuple = ()
+    efficiency: tuple = (1.0,)
+    velocity_bandwidth: float = 30.0
+    velocity_damping: float = 1.0
+
+    def check(self):
+        """
+        Validate the settings.
+
+        Raises
+        ------
+        InputError
+            Naming the bad setting.
+
+        """
+        for name in ('watchdog_period', 'connect_timeout', 'request_timeout',
+                     'velocity_bandwidth', 'velocity_damping'):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0.0):
+                raise InputError(name, f'must be a positive number, got {v!r}')
+
+
+@dataclass(frozen=True)
+class InterfaceSettings:
+    """
+    Settings of the hardware interface that may change at run time.
+
+    Attributes
+    ----------
+    friction_compensation : bool
+        Add the model's friction to the command.
+    friction_band : float
+        Zero-velocity band of the compensation [rad/s or m/s].
+    friction_scale : float
+        Compensation gain in [0, 1.5].
+    load_friction : bool
+        Include the load-dependent friction from the RNE reactions.
+    load_friction_period : float
+        Refresh period of the load-dependent term [s].
+    command_timeout : float
+        A command older than this gives zero current [s].
+    limit_margin : float
+        Joint-limit ramp width [rad or m].
+    auto_recover : bool
+        Clear faults, re-enable and reconnect by itself.
+    recover_period : float
+        Time between recovery attempts [s].
+    reconnect_period : float
+        Time between reconnection attempts [s].
+    state_timeout : float
+        No state report for this long is an error [s] (0: the watchdog period).
+
+    """
+
+    friction_compensation: bool = True
+    friction_band: float = 0.02
+    friction_scale: float = 1.0
+    load_friction: bool = False
+    load_friction_period: float = 0.02
+    command_timeout: float = 0.1
+    limit_margin: float = 0.05
+    auto_recover: bool = True
+    recover_period: float = 0.5
+    reconnect_period: float = 0.5
+    state_timeout: float = 0.0
+
+    def check(self):
+        """
+        Validate the settings.
+
+        Raises
+        ------
+        InputError
+            Naming the bad setting.
+
+        """
+        for name in ('friction_band', 'command_timeout', 'recover_period', 'reconnect_period'):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v > 0.0):
+                raise InputError(name, f'must be positive, got {v}')
+        for name in ('load_friction_period', 'limit_margin', 'state_timeout'):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v >= 0.0):
+                raise InputError(name, f'must be >= 0, got {v}')
+        if not 0.0 <= self.friction_scale <= 1.5:
+            raise InputError('friction_scale', f'must be in [0, 1.5], got {self.friction_scale}')

@@ -1,0 +1,327 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The ``hardware_interface`` lifecycle node: a motor driver board as a ROS 2 hardware component.
+
+Transitions (as a ros2_control hardware component):
+
+* configure: load the model, open the link, identify the board, check it
+  against the model, configure it; ``joint_states`` starts flowing with the
+  outputs off; a failure leaves the node unconfigured with the link closed;
+* activate: clear a latched fault if its cause is gone and enable the
+  outputs (failure: stays inactive, outputs off);
+* deactivate: zero the currents and disable;
+* cleanup / shutdown: outputs off, close the link;
+* any error (an exception in a transition): ErrorProcessing, outputs off,
+  link closed, back to unconfigured.
+
+Topics (relative names): ``joint_states`` out (sensor_msgs/JointState,
+reliable, depth 10: position, velocity from the state-variable filter,
+effort from the measured current), ``joint_commands`` in (sensor_msgs/JointState,
+effort field, by name or in model order, best effort depth 1),
+``diagnostics`` out. The work is done by
+:class:`robodyn_ros.hardware.interface.HardwareInterface`.
+"""
+
+import math
+import sys
+import time
+
+from rclpy.lifecycle import Node as LifecycleNode
+from rclpy.lifecycle import TransitionCallbackReturn
+from rclpy.parameter import Parameter
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+
+from .conversions import joint_state_msg, order_index
+from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .model_source import load_model, model_parameters
+from .params import declare, ParamSpec
+from .runner import run_node
+from ..errors import RobodynError
+from ..hardware.friction_comp import with_friction
+from ..hardware.interface import HardwareInterface
+from ..hardware.settings import DriverSettings, InterfaceSettings
+from ..hardware.transports import open_transport
+
+NODE_NAME = 'hardware_interface'
+COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+_LEVELS = {'ok': OK, 'warn': WARN, 'error': ERROR}
+#: Parameters that change InterfaceSettings at run time.
+RUNTIME = ('friction_compensation', 'friction_band', 'friction_scale', 'load_friction',
+           'load_friction_period', 'command_timeout', 'limit_margin', 'auto_recover',
+           'reconnect_period')
+
+
+def _positive_list(name):
+    def check(value):
+        if value is not None and any(not (math.isfinite(v) and v > 0) for v in value):
+            return f'{name} entries must be positive'
+        return None
+    return check
+
+
+def parameter_specs():
+    """
+    Parameters of the node (besides the model source).
+
+    Returns
+    -------
+    list of ParamSpec
+        Specs with descriptions, units and ranges.
+
+    """
+    return [
+        ParamSpec('friction_params', '', 'Friction YAML (robodyn identify friction output) '
+                  'replacing the model friction for compensation; empty: the model friction',
+                  read_only=True),
+        ParamSpec('transport', 'serial', 'Link to the board', choices=('serial', 'udp'),
+                  read_only=True),
+        ParamSpec('device', '', 'Serial device, or the pty link of the simulated board',
+                  read_only=True),
+        ParamSpec('baud_rate', 1000000, 'Serial speed [bit/s]', low=1200, high=20000000,
+                  read_only=True),
+        ParamSpec('address', '127.0.0.1', 'Board IP address (udp)', read_only=True),
+        ParamSpec('port', 5005, 'Board UDP port (udp)', low=1, high=65535, read_only=True),
+        ParamSpec('watchdog_period', 0.05, 'Board watchdog period [s]', low=0.002, high=10.0,
+                  read_only=True),
+        ParamSpec('connect_timeout', 1.0, 'Identify timeout at configure [s]', low=0.01,
+                  high=60.0, read_only=True),
+        ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
+                  'or one per joint; unset: accept what the board reports)',
+                  kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
+                  check=_positive_list('encoder_counts')),
+        ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
+                  '(one or one per joint; unset: 1)', kind=Parameter.Type.DOUBLE_ARRAY,
+                  read_only=True, check=_positive_list('transmission_efficiency')),
+        ParamSpec('velocity_filter_bandwidth', 30.0, 'State-variable filter natural frequency '
+                  '[Hz]', low=0.1, high=5000.0, read_only=True),
+        ParamSpec('velocity_filter_damping', 1.0, 'State-variable filter damping ratio',
+                  low=0.05, high=10.0, read_only=True),
+        ParamSpec('friction_compensation', True, 'Add the model friction to the command'),
+        ParamSpec('friction_band', 0.02, 'Zero-velocity band of the compensation [rad/s]',
+                  low=1e-6, high=10.0),
+        ParamSpec('friction_scale', 1.0, 'Compensation gain', low=0.0, high=1.5),
+        ParamSpec('load_friction', False, 'Compensate the load-dependent (seed 004) friction '
+                  'from the RNE joint reactions'),
+        ParamSpec('load_friction_period', 0.02, 'Refresh period of the load-dependent term '
+                  '[s] (0: every cycle)', low=0.0, high=10.0),
+        ParamSpec('dynamics_backend', 'auto', 'Dynamics for the load-dependent friction: auto '
+                  '(compiled kernels when available, else numpy) or numpy',
+                  choices=('auto', 'numpy'), read_only=True),
+        ParamSpec('command_timeout', 0.1, 'A joint_commands message older than this gives '
+                  'zero current [s]', low=0.001, high=10.0),
+        ParamSpec('limit_margin', 0.05, 'Width of the joint-limit torque ramp [rad or m]',
+                  low=0.0, high=1.0),
+        ParamSpec('auto_recover', True, 'Clear faults, re-enable and reconnect automatically'),
+        ParamSpec('reconnect_period', 0.5, 'Time between reconnection and recovery attempts '
+                  '[s]', low=0.05, high=60.0),
+        ParamSpec('diagnostics_period', 1.0, 'Diagnostics republish period [s]', low=0.05,
+                  high=60.0, read_only=True),
+    ]
+
+
+class HardwareInterfaceNode(LifecycleNode):
+    """Lifecycle node driving one motor driver board."""
+
+    def __init__(self, **kwargs):
+        self._hw = None
+        self._names = ()
+        self._state_pub = None
+        self._cmd_sub = None
+        self._diag_timer = None
+        super().__init__(NODE_NAME, **kwargs)
+        self._values = declare(self, model_parameters() + parameter_specs(),
+                               on_change=self._on_parameter)
+        self._diag = Diagnostics(self, hardware_id='motor_driver_board',
+                                 period=self._values['diagnostics_period'])
+        self._diag.update(OK, 'unconfigured')
+
+    # ------------------------------------------------------------------ parameters
+    def _on_parameter(self, name, value):
+        self._values[name] = value
+        if name in RUNTIME and self._hw is not None:
+            changes = {name: value}
+            if name == 'reconnect_period':
+                changes['recover_period'] = value
+            try:
+                self._hw.update_settings(**changes)
+            except RobodynError as exc:
+                raise ValueError(str(exc)) from None
+
+    def _settings(self):
+        v = self._values
+        driver = DriverSettings(
+            watchdog_period=v['watchdog_period'], connect_timeout=v['connect_timeout'],
+            encoder_counts=tuple(v['encoder_counts'] or ()),
+            efficiency=tuple(v['transmission_efficiency'] or (1.0,)),
+            velocity_bandwidth=v['velocity_filter_bandwidth'],
+            velocity_damping=v['velocity_filter_damping'])
+        runtime = InterfaceSettings(**{k: v[k] for k in RUNTIME},
+                                    recover_period=v['reconnect_period'])
+        return driver, runtime
+
+    # ------------------------------------------------------------------ ROS I/O
+    def _publish_sample(self, sample):
+        pub = self._state_pub
+        if pub is None or not self.context.ok():
+            return  # shutting down: the link side still switches the outputs off
+        msg = joint_state_msg(self._names, self.get_clock().now().to_msg(), sample.position,
+                              sample.velocity, sample.effort)
+        pub.publish(msg)
+
+    def _on_command(self, msg):
+        hw = self._hw
+        if hw is None:
+            return
+        now = time.monotonic()
+        if len(msg.effort) == 0:
+            hw.commands.reject('joint_commands has no effort values', now)
+            return
+        effort = list(msg.effort)
+        if msg.name:
+            if len(msg.name) != len(effort):
+                hw.commands.reject(f'joint_commands has {len(msg.name)} names and '
+                                   f'{len(effort)} efforts', now)
+                return
+            try:
+                idx = order_index(msg.name, self._names)
+            except ValueError as exc:
+                hw.commands.reject(str(exc), now)
+                return
+            effort = [effort[i] for i in idx]
+        hw.set_command(effort, now)
+
+    def _on_health(self, health):
+        if self.context.ok():  # keep the last statistics; the periodic refresh renews them
+            self._diag.update(_LEVELS[health.level], health.message, health.values or None)
+
+    def _refresh_diagnostics(self):
+        if self._hw is not None:
+            h = self._hw.health()
+            self._diag.update(_LEVELS[h.level], h.message, h.values, publish=False)
+
+    def _release(self):
+        if self._hw is not None:
+            self._hw.outputs_off()
+            self._hw.cleanup()
+            self._hw = None
+        if self._cmd_sub is not None:
+            self.destroy_subscription(self._cmd_sub)
+            self._cmd_sub = None
+        if self._state_pub is not None:
+            self.destroy_publisher(self._state_pub)
+            self._state_pub = None
+        if self._diag_timer is not None:
+            self.destroy_timer(self._diag_timer)
+            self._diag_timer = None
+
+    # ------------------------------------------------------------------ transitions
+    def on_configure(self, state):
+        """Load the model, connect, identify, check and configure the board."""
+        v = self._values
+        try:
+            model = load_model(self, v)
+            friction_model = with_friction(model, v['friction_params']) if (
+                v['friction_params']) else model
+            transport = open_transport(v['transport'], v['device'], v['baud_rate'],
+                                       v['address'], v['port'])
+            driver, runtime = self._settings()
+            self._names = tuple(model.joint_names)
+            self._state_pub = self.create_publisher(JointState, 'joint_states', 10)
+            self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
+                                         on_sample=self._publish_sample,
+                                         on_health=self._on_health,
+                                         dynamics_backend=v['dynamics_backend'])
+            identity = self._hw.configure()
+        except (RobodynError, OSError, TimeoutError, ValueError) as exc:
+            self._release()
+            message = f'configure failed: {type(exc).__name__}: {exc}'
+            self.get_logger().error(message)
+            self._diag.update(ERROR, message)
+            return TransitionCallbackReturn.FAILURE
+        for name in self._hw.driver.axes.unit_torque:
+            self.get_logger().warning(f'joint {name!r} has no torque constant: driven as a '
+                                      'unit torque axis (1 N m/A)')
+        self._cmd_sub = self.create_subscription(JointState, 'joint_commands',
+                                                 self._on_command, COMMAND_QOS)
+        self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
+        fw = '.'.join(map(str, identity.firmware))
+        self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '
+                               f'{1.0 / identity.cycle_period:g} Hz; outputs off')
+        self._diag.update(OK, 'configured; outputs off')
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_activate(self, state):
+        """Enable the board's outputs."""
+        try:
+            self._hw.activate()
+        except (RobodynError, OSError) as exc:
+            self._hw.outputs_off()
+            message = f'activate failed: {exc}'
+            self.get_logger().error(message)
+            self._diag.update(ERROR, message)
+            return TransitionCallbackReturn.FAILURE
+        self.get_logger().info('outputs enabled')
+        self._diag.update(OK, 'active')
+        return super().on_activate(state)
+
+    def on_deactivate(self, state):
+        """Zero the currents and disable the outputs."""
+        try:
+            self._hw.deactivate()
+        except (RobodynError, OSError) as exc:
+            self.get_logger().error(f'deactivate: board did not confirm: {exc}')
+            return TransitionCallbackReturn.ERROR
+        self._diag.update(OK, 'inactive; outputs off')
+        return super().on_deactivate(state)
+
+    def on_cleanup(self, state):
+        """Close the link."""
+        self._release()
+        self._diag.update(OK, 'unconfigured')
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_shutdown(self, state):
+        """Switch the outputs off and close the link."""
+        self._release()
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_error(self, state):
+        """Safe state after an error: outputs off, link closed."""
+        self._release()
+        self.get_logger().error('error processing: outputs off, link closed')
+        self._diag.update(ERROR, 'error: outputs off, link closed; configure again')
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_process_exit(self):
+        """Switch the outputs off at process exit (called by the runner)."""
+        self._release()
+
+    def destroy_node(self):
+        """Switch the outputs off and stop the I/O thread before the node goes."""
+        self._release()
+        return super().destroy_node()
+
+
+def main(args=None):
+    """Run the hardware_interface node."""
+    # Two executor threads: configure may wait for the latched robot_description topic,
+    # whose callback must run while the transition callback blocks.
+    return run_node(HardwareInterfaceNode, args=args, threads=2)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,213 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The hardware_interface lifecycle node with a real simulated board (pty and UDP)."""
+
+import math
+import os
+import signal
+import subprocess
+import sys
+
+from board_helpers import ACTUATORS, sim_board, wait_until
+from diagnostic_msgs.msg import DiagnosticArray
+from lifecycle_msgs.msg import Transition
+from lifecycle_msgs.srv import ChangeState, GetState
+import numpy as np
+import pytest
+from rclpy.lifecycle import TransitionCallbackReturn
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from robodyn_ros.nodes.hardware_interface_node import HardwareInterfaceNode
+from robodyn_ros.nodes.params import ParameterValidationError
+from ros_helpers import RosGraph
+from sensor_msgs.msg import JointState
+
+SUCCESS = TransitionCallbackReturn.SUCCESS
+FAILURE = TransitionCallbackReturn.FAILURE
+ERROR = TransitionCallbackReturn.ERROR
+
+
+def _params(board, **extra):
+    # A watchdog period a loaded test machine does not trip by itself.
+    values = {'robot': 'ma3000', 'robot_params': ACTUATORS, 'watchdog_period': 0.2,
+              'connect_timeout': 2.0, 'command_timeout': 0.5}
+    values.update(board.node_parameters() if board is not None else {})
+    values.update(extra)
+    return [Parameter(k, value=v) for k, v in values.items()]
+
+
+class Client:
+    """A test node: joint_states and diagnostics in, joint_commands out."""
+
+    def __init__(self, graph):
+        self.node = graph.add(Node('hw_test_client', context=graph.context))
+        self.states = []
+        self.diagnostics = []
+        self.node.create_subscription(JointState, 'joint_states', self.states.append, 10)
+        self.node.create_subscription(
+            DiagnosticArray, 'diagnostics',
+            lambda msg: self.diagnostics.extend(msg.status), 10)
+        self.pub = self.node.create_publisher(JointState, 'joint_commands', 1)
+
+    def command(self, names, effort):
+        self.pub.publish(JointState(name=list(names), effort=[float(e) for e in effort]))
+
+    def diagnosed(self, text, level=None):
+        return any(text in s.message and (level is None or s.level == level)
+                   for s in list(self.diagnostics))
+
+
+@pytest.mark.parametrize('transport', ['pty', 'udp'])
+def test_lifecycle_topics_and_safety(transport):
+    """Configure, activate, command by name, NaN gives zero, deactivate, cleanup."""
+    with sim_board('--q0', '0', '-1.2', '0.3', transport=transport) as board, \
+            RosGraph() as graph:
+        node = graph.add(HardwareInterfaceNode(context=graph.context,
+                                               parameter_overrides=_params(board)))
+        client = Client(graph)
+        assert node.trigger_configure() == SUCCESS
+        assert wait_until(lambda: len(client.states) > 20, 10.0)
+        msg = client.states[-1]
+        assert list(msg.name) == ['joint1', 'joint2', 'joint3']
+        truth = board.status()['q']
+        assert np.allclose(msg.position, truth, atol=1e-3)
+        assert not board.status()['enabled']
+        assert node.trigger_activate() == SUCCESS
+        assert wait_until(lambda: board.status()['enabled'], 10.0)
+        kt = node._hw.driver.axes.torque_per_amp
+        for _ in range(100):
+            if board.status()['command'][2] != 0.0:
+                break
+            client.command(['joint3', 'joint1', 'joint2'], [0.4, 0.0, 0.0])
+            wait_until(lambda: False, 0.02)
+        assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
+        client.command(['joint1', 'joint2', 'joint3'], [0.0, math.nan, 0.0])
+        assert wait_until(lambda: client.diagnosed('not finite', level=b'\x02'), 10.0)
+        assert wait_until(lambda: board.status()['command'] == [0.0, 0.0, 0.0], 5.0)
+        client.command(['joint1', 'joint9'], [0.0, 0.0])
+        assert wait_until(lambda: client.diagnosed('lacks joints'), 10.0)
+        assert node.trigger_deactivate() == SUCCESS
+        assert not board.status()['enabled']
+        assert node.trigger_cleanup() == SUCCESS
+        assert node._hw is None
+        wait_until(lambda: False, 0.3)  # what was in flight arrives
+        count = len(client.states)
+        wait_until(lambda: False, 0.3)
+        assert len(client.states) == count  # publishing stopped
+
+
+def test_configure_and_activate_failures_and_error_processing(tmp_path):
+    """Absent board and persistent faults fail the transition; a lost disable is an error."""
+    with RosGraph() as graph:
+        node = graph.add(HardwareInterfaceNode(
+            context=graph.context, parameter_overrides=_params(
+                None, transport='serial', device=str(tmp_path / 'no_board'))))
+        assert node.trigger_configure() == FAILURE
+        assert node._hw is None
+        assert node._diag.level == b'\x02' and 'configure failed' in node._diag.message
+    with sim_board() as board, RosGraph() as graph:
+        node = graph.add(HardwareInterfaceNode(context=graph.context,
+                                               parameter_overrides=_params(board)))
+        assert node.trigger_configure() == SUCCESS
+        board.inject('over_current', axis=1)
+        assert wait_until(lambda: getattr(node._hw.driver.last_sample, 'faults', 0), 5.0)
+        assert node.trigger_activate() == FAILURE
+        assert not board.status()['enabled']
+        board.clear('over_current')
+        assert node.trigger_activate() == SUCCESS
+        board.inject('drop', direction='rx')
+        # the disable request cannot arrive: ErrorProcessing, outputs off, unconfigured
+        assert node.trigger_deactivate() == ERROR
+        assert node._hw is None
+        assert node._state_machine.current_state[1] == 'unconfigured'
+        board.clear('drop')
+        assert not board.status()['enabled']  # the board's watchdog switched off
+        assert node.trigger_configure() == SUCCESS
+
+
+def test_model_from_the_robot_description_topic():
+    """With robot empty, configure waits for the latched robot_description."""
+    from robodyn_ros.model import load_robot
+    from robodyn_ros.nodes.model_source import DESCRIPTION_QOS
+    from std_msgs.msg import String
+    with sim_board() as board, RosGraph() as graph:
+        pub_node = graph.add(Node('description_source', context=graph.context))
+        pub = pub_node.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
+        pub.publish(String(data=load_robot('ma3000', params=ACTUATORS).to_urdf()))
+        node = graph.add(HardwareInterfaceNode(
+            context=graph.context, parameter_overrides=_params(board, robot='')))
+        assert node.trigger_configure() == SUCCESS
+        assert node._names == ('joint1', 'joint2', 'joint3')
+        assert node.trigger_cleanup() == SUCCESS
+
+
+def test_parameters_are_validated():
+    """Bad start-up values stop the node; run-time changes are checked and applied."""
+    with RosGraph() as graph:
+        with pytest.raises(ParameterValidationError, match='transport'):
+            HardwareInterfaceNode(context=graph.context,
+                                  parameter_overrides=[Parameter('transport', value='can')])
+        with pytest.raises(ParameterValidationError, match='transmission_efficiency'):
+            HardwareInterfaceNode(context=graph.context, parameter_overrides=[
+                Parameter('transmission_efficiency', value=[0.9, -1.0])])
+        node = graph.add(HardwareInterfaceNode(context=graph.context))
+        assert not node.set_parameters([Parameter('friction_scale', value=2.0)])[0].successful
+        assert not node.set_parameters([Parameter('port', value=6000)])[0].successful
+        assert node.set_parameters([Parameter('friction_band', value=0.05)])[0].successful
+        assert node.describe_parameter('watchdog_period').read_only
+
+
+def test_node_process_over_lifecycle_services():
+    """The console entry point as a process: services drive it, SIGINT leaves outputs off."""
+    with sim_board('--q0', '0', '-1.2', '0.3') as board:
+        args = []
+        for p in _params(board):
+            args += ['-p', f'{p.name}:={p.value}']
+        # A node name of its own: lifecycle services of nodes destroyed earlier in this
+        # process can linger in DDS discovery until their context is collected.
+        proc = subprocess.Popen([sys.executable, '-m',
+                                 'robodyn_ros.nodes.hardware_interface_node', '--ros-args',
+                                 '-r', '__node:=hw_process_test', *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                env=dict(os.environ))
+        try:
+            with RosGraph() as graph:
+                client = Client(graph)
+                change = client.node.create_client(ChangeState, 'hw_process_test/change_state')
+                get = client.node.create_client(GetState, 'hw_process_test/get_state')
+                assert change.wait_for_service(timeout_sec=20.0)
+
+                def transition(tid):
+                    future = change.call_async(ChangeState.Request(
+                        transition=Transition(id=tid)))
+                    assert wait_until(future.done, 20.0)
+                    return future.result().success
+
+                assert transition(Transition.TRANSITION_CONFIGURE)
+                assert wait_until(lambda: len(client.states) > 10, 10.0)
+                assert transition(Transition.TRANSITION_ACTIVATE)
+                assert wait_until(lambda: board.status()['enabled'], 10.0)
+                future = get.call_async(GetState.Request())
+                assert wait_until(future.done, 10.0)
+                assert future.result().current_state.label == 'active'
+            proc.send_signal(signal.SIGINT)
+            proc.wait(20.0)
+            assert not board.status()['enabled']
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(5.0)
+            print(proc.stdout.read())
+            proc.stdout.close()

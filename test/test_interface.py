@@ -1,0 +1,184 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The hardware interface core against a real simulated-board process.
+
+Command safety (stale, NaN, joint limits), lifecycle failures, and the
+closed-loop effect of friction compensation on low-speed tracking.
+"""
+
+import math
+import time
+
+from board_helpers import ACTUATORS, sim_board, TRUTH, wait_until
+import numpy as np
+import pytest
+from robodyn_ros.hardware.errors import BoardMismatch, BoardRefused, HardwareError
+from robodyn_ros.hardware.interface import HardwareInterface
+from robodyn_ros.hardware.settings import DriverSettings, InterfaceSettings
+from robodyn_ros.hardware.transports import UdpTransport
+from robodyn_ros.model import load_robot
+from robodyn_ros.pinocchio_bridge import PinocchioBridge
+
+Q0 = [0.0, -1.2, 0.3]
+
+
+def _interface(board, model=None, **settings):
+    model = model or load_robot('ma3000', params=ACTUATORS)
+    samples = []
+    # A watchdog period that a loaded test machine does not trip by itself.
+    hw = HardwareInterface(model, board.transport(),
+                           DriverSettings(connect_timeout=3.0, watchdog_period=0.2),
+                           InterfaceSettings(**settings), on_sample=samples.append)
+    return hw, samples
+
+
+def test_stale_nan_and_joint_limit_commands_give_zero_torque():
+    """What reaches the board: the command, then zero when stale or NaN, cut at a limit."""
+    with sim_board('--q0', *map(str, Q0), '--lockstep', '--lockstep-timeout', '0.05') as board:
+        hw, samples = _interface(board, command_timeout=0.2, friction_compensation=False,
+                                 limit_margin=0.1)
+        hw.configure()
+        try:
+            hw.activate()
+            tau = np.array([0.5, 0.0, 0.0])
+            hw.set_command(tau)
+            kt = hw.driver.axes.torque_per_amp
+            assert wait_until(lambda: board.status()['command'][0] == pytest.approx(
+                0.5 / kt[0], abs=1e-6), 5.0)
+            assert wait_until(lambda: board.status()['command'][0] == 0.0, 5.0)  # went stale
+            assert 'older than 0.2 s' in hw.health().message
+            hw.set_command(tau)
+            assert wait_until(lambda: board.status()['command'][0] != 0.0, 5.0)
+            assert not hw.set_command([math.nan, 0.0, 0.0])
+            assert wait_until(lambda: board.status()['command'][0] == 0.0, 5.0)
+            assert hw.health().level == 'error' and 'not finite' in hw.health().message
+            assert not hw.set_command([1.0, 2.0])
+            upper = hw.model.upper_limits[0]
+            while samples[-1].position[0] < upper - 0.05:  # push joint 1 towards its limit
+                hw.set_command([8.0, 0.0, 0.0])
+                time.sleep(0.005)
+            hw.set_command([8.0, 0.0, 0.0])
+            assert wait_until(lambda: hw.last_result is not None and hw.last_result.at_limit[0],
+                              5.0)
+            assert abs(hw.last_result.torque[0]) < 8.0 * 0.55
+            assert samples[-1].position[0] <= upper + 1e-3
+        finally:
+            hw.outputs_off()
+            hw.cleanup()
+
+
+def test_configure_and_activate_failures():
+    """No board, a different board, and a persistent fault each fail cleanly."""
+    silent = HardwareInterface(load_robot('ma3000', params=ACTUATORS),
+                               UdpTransport('127.0.0.1', 9), DriverSettings(connect_timeout=0.3))
+    with pytest.raises(HardwareError):
+        silent.configure()
+    assert silent.state == 'unconfigured' and not silent.driver.client.is_open
+    with sim_board('--q0', *map(str, Q0)) as board:
+        wrong, _ = _interface(board, model=load_robot('puma560'))
+        with pytest.raises(BoardMismatch, match='3 axes, the model has 6'):
+            wrong.configure()
+        assert not wrong.driver.client.is_open
+        hw, samples = _interface(board, auto_recover=False)
+        hw.configure()
+        try:
+            assert wait_until(lambda: len(samples) > 10, 5.0)  # inactive: samples flow
+            assert not samples[-1].enabled
+            board.inject('over_current', axis=0, amps=50.0)  # trips even with outputs off
+            assert wait_until(lambda: samples[-1].faults, 5.0)
+            with pytest.raises(BoardRefused, match='clear_fault: fault_active'):
+                hw.activate()
+            assert hw.state == 'inactive' and not board.status()['enabled']
+            board.clear('over_current')
+            hw.activate()
+            hw.set_command([0.0, 0.0, 0.0])
+            assert wait_until(lambda: samples[-1].enabled and not samples[-1].faults, 5.0)
+            board.inject('drop', direction='rx')
+            assert wait_until(lambda: samples[-1].faults, 5.0)
+            board.clear('drop')
+            time.sleep(1.0)  # auto_recover is off: it stays off
+            assert not samples[-1].enabled and 'auto_recover is off' in hw.health().message
+            hw.deactivate()
+            assert not board.status()['enabled']
+        finally:
+            hw.outputs_off()
+            hw.cleanup()
+        assert hw.state == 'unconfigured'
+
+
+class Tracker:
+    """
+    PD plus inverse-dynamics feed-forward (Pinocchio, no friction) on slow sines.
+
+    Joints 1 and 2 follow 0.05 rad sines at 0.5 Hz (peak 0.16 rad/s), in board
+    time; the feed-forward leaves friction as the main source of error.
+    """
+
+    def __init__(self, hw, model):
+        self.hw = hw
+        self.bridge = PinocchioBridge(model)
+        self.kp = np.array([100.0, 200.0, 40.0])
+        self.kd = np.array([10.0, 20.0, 4.0])
+        self.errors = []
+        self.t0 = None
+
+    def reference(self, t):
+        w = 2 * math.pi * 0.5
+        amp = np.array([0.05, 0.05, 0.0])
+        return (np.array(Q0) + amp * np.sin(w * t), amp * w * np.cos(w * t),
+                -amp * w * w * np.sin(w * t))
+
+    def __call__(self, s):
+        import pinocchio as pin
+        if self.t0 is None:
+            self.t0 = s.board_time_us
+        t = (s.board_time_us - self.t0) * 1e-6
+        ref, vref, aref = self.reference(t)
+        b = self.bridge
+        ff = b.from_v(pin.rnea(b.pin_model, b.pin_data, b.q(s.position), b.v(vref), b.v(aref)))
+        self.hw.set_command(ff + self.kp * (ref - s.position) + self.kd * (vref - s.velocity))
+        self.errors.append((t, *(ref - s.position)))
+
+
+def _rms_error(tracker, hw, seconds):
+    tracker.errors.clear()
+    tracker.t0 = None
+    assert wait_until(lambda: tracker.errors and tracker.errors[-1][0] >= seconds, 120.0)
+    e = np.array([x for x in tracker.errors if x[0] >= seconds - 2.0])
+    return np.sqrt(np.mean(e[:, 1:3] ** 2, axis=0))
+
+
+def test_friction_compensation_cuts_low_speed_tracking_error():
+    """PD + feed-forward at up to 0.16 rad/s: compensation cuts the RMS error by half or more."""
+    truth = load_robot('ma3000', params=TRUTH)
+    with sim_board('--q0', *map(str, Q0), '--lockstep', '--lockstep-timeout', '0.05',
+                   params=TRUTH) as board:
+        hw, _ = _interface(board, model=truth, friction_compensation=False,
+                           command_timeout=1.0)
+        tracker = Tracker(hw, truth)
+        hw.on_sample = tracker
+        hw.configure()
+        try:
+            hw.activate()
+            off = _rms_error(tracker, hw, 3.0)
+            hw.update_settings(friction_compensation=True)
+            on = _rms_error(tracker, hw, 3.0)
+        finally:
+            hw.outputs_off()
+            hw.cleanup()
+    print(f'RMS tracking error [rad] without {off}, with {on}, ratio {on / off}')
+    assert np.all(on < 0.5 * off), (off, on)
+    assert np.all(off > 0.005)  # friction matters at this speed and stiffness
