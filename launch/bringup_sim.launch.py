@@ -24,7 +24,7 @@ UDP at ``board_address``) and, once it has started, everything of
 
 from launch import LaunchDescription
 from launch.actions import (DeclareLaunchArgument, ExecuteProcess, IncludeLaunchDescription,
-                            RegisterEventHandler, Shutdown)
+                            OpaqueFunction, RegisterEventHandler, Shutdown)
 from launch.event_handlers import OnProcessStart
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
@@ -33,14 +33,21 @@ from launch_ros.substitutions import FindPackagePrefix, FindPackageShare
 ROBOTS = ['puma560', 'cmu_dd_arm2', 'ma3000', 'rx90', 'stanford']
 
 
-def generate_launch_description():
+def _graph(context):
+    """Start the simulated board on UDP and, once it runs, the graph pointed at it."""
+    robot = LaunchConfiguration('robot').perform(context)
+    address = LaunchConfiguration('board_address').perform(context).strip()
+    host, _, number = address.rpartition(':')
+    if not host or not number.isdigit() or not 0 < int(number) < 65536:
+        raise RuntimeError('robodyn_ros bringup_sim: board_address must be HOST:PORT with a '
+                           f'port in 1..65535, got {address!r}')
     # Console scripts live in lib/robodyn_ros, which is not on PATH.
     robodyn = PathJoinSubstitution([FindPackagePrefix('robodyn_ros'), 'lib', 'robodyn_ros',
                                     'robodyn'])
     board = ExecuteProcess(
         name='sim_board', output='screen',
-        cmd=[robodyn, 'sim-board', '--robot', LaunchConfiguration('robot'),
-             '--udp', LaunchConfiguration('board_address')],
+        cmd=[robodyn, 'sim-board', robot, '--transport', 'udp', '--address', host,
+             '--port', number, '--rate', LaunchConfiguration('rate')],
         on_exit=[Shutdown(reason='robodyn sim-board exited')])
     arguments = ['robot', 'namespace', 'rate', 'dynamics_workers', 'robot_state_publisher',
                  'rviz']
@@ -48,7 +55,11 @@ def generate_launch_description():
         PythonLaunchDescriptionSource(PathJoinSubstitution([
             FindPackageShare('robodyn_ros'), 'launch', 'bringup_hardware.launch.py'])),
         launch_arguments=[(a, LaunchConfiguration(a)) for a in arguments]
-        + [('address', LaunchConfiguration('board_address')), ('port', '')])
+        + [('address', address), ('port', '')])
+    return [board, RegisterEventHandler(OnProcessStart(target_action=board, on_start=[graph]))]
+
+
+def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument('robot', default_value='puma560', choices=ROBOTS,
                               description='Library robot'),
@@ -65,6 +76,5 @@ def generate_launch_description():
                               description='Publish robot_description and TF'),
         DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
                               description='Start RViz'),
-        board,
-        RegisterEventHandler(OnProcessStart(target_action=board, on_start=[graph])),
+        OpaqueFunction(function=_graph),
     ])

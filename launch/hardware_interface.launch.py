@@ -16,8 +16,9 @@
 Robodyn's hardware interface (a lifecycle node), configured and then activated.
 
 The board is on a serial port (``port``, ``baud``) or at a UDP address
-(``address:=HOST:PORT``); exactly one of the two must be given. If the node
-exits, the whole launch shuts down.
+(``address:=HOST:PORT``); exactly one of the two must be given. They become
+the node's ``transport``, ``device``, ``baud_rate``, ``address`` and
+``port`` parameters. If the node exits, the whole launch shuts down.
 """
 
 import math
@@ -31,25 +32,28 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import LifecycleNode
 from launch_ros.event_handlers import OnStateTransition
 from launch_ros.events.lifecycle import ChangeState
-from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 from lifecycle_msgs.msg import Transition
 
 ROBOTS = ['puma560', 'cmu_dd_arm2', 'ma3000', 'rx90', 'stanford']
 
 
-def _check_connection(context):
+def _split_address(address):
+    host, _, number = address.rpartition(':')
+    if not host or not number.isdigit() or not 0 < int(number) < 65536:
+        raise RuntimeError('robodyn_ros hardware_interface: address must be HOST:PORT '
+                           f'with a port in 1..65535, got {address!r}')
+    return host, int(number)
+
+
+def _hardware_interface(context):
+    """Check the connection arguments and build the node with the board link."""
     port = LaunchConfiguration('port').perform(context).strip()
     address = LaunchConfiguration('address').perform(context).strip()
     if bool(port) == bool(address):
         raise RuntimeError('robodyn_ros hardware_interface: give exactly one of '
                            'port:=<serial device> or address:=<host>:<port> '
                            f'(got port={port!r}, address={address!r})')
-    if address:
-        host, _, number = address.rpartition(':')
-        if not host or not number.isdigit() or not 0 < int(number) < 65536:
-            raise RuntimeError('robodyn_ros hardware_interface: address must be HOST:PORT '
-                               f'with a port in 1..65535, got {address!r}')
     rate = LaunchConfiguration('rate').perform(context)
     try:
         valid = math.isfinite(float(rate)) and float(rate) > 0.0
@@ -62,25 +66,22 @@ def _check_connection(context):
     if not baud.isdigit() or int(baud) <= 0:
         raise RuntimeError('robodyn_ros hardware_interface: baud must be a positive integer, '
                            f'got {baud!r}')
-    return []
-
-
-def generate_launch_description():
-    autostart = IfCondition(LaunchConfiguration('autostart'))
+    if address:
+        host, number = _split_address(address)
+        link = {'transport': 'udp', 'address': host, 'port': number}
+    else:
+        link = {'transport': 'serial', 'device': port, 'baud_rate': int(baud)}
     node = LifecycleNode(
         package='robodyn_ros', executable='hardware_interface', name='hardware_interface',
         namespace=LaunchConfiguration('namespace'), output='screen',
         parameters=[
             PathJoinSubstitution([FindPackageShare('robodyn_ros'), 'config',
                                   'hardware_interface.yaml']),
-            {'robot': LaunchConfiguration('robot'),
-             'port': ParameterValue(LaunchConfiguration('port'), value_type=str),
-             'baud': ParameterValue(LaunchConfiguration('baud'), value_type=int),
-             'address': ParameterValue(LaunchConfiguration('address'), value_type=str),
-             'rate': ParameterValue(LaunchConfiguration('rate'), value_type=float)}],
+            dict({'robot': LaunchConfiguration('robot')}, **link)],
         remappings=[('joint_states', LaunchConfiguration('joint_states_topic')),
                     ('joint_commands', LaunchConfiguration('joint_commands_topic'))],
         on_exit=[Shutdown(reason='robodyn_ros hardware_interface exited')])
+    autostart = IfCondition(LaunchConfiguration('autostart'))
     configure = EmitEvent(condition=autostart, event=ChangeState(
         lifecycle_node_matcher=matches_action(node),
         transition_id=Transition.TRANSITION_CONFIGURE))
@@ -89,13 +90,18 @@ def generate_launch_description():
         entities=[EmitEvent(event=ChangeState(
             lifecycle_node_matcher=matches_action(node),
             transition_id=Transition.TRANSITION_ACTIVATE))]))
+    return [node, activate, configure]
+
+
+def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument('robot', default_value='puma560', choices=ROBOTS,
                               description='Library robot'),
         DeclareLaunchArgument('namespace', default_value='',
                               description='ROS namespace of the node'),
         DeclareLaunchArgument('rate', default_value='1000',
-                              description='Board exchange rate [Hz]'),
+                              description='Board exchange rate [Hz] (checked here; the '
+                                          'board sets the pace and the interface follows)'),
         DeclareLaunchArgument('port', default_value='',
                               description='Serial device of the board, e.g. /dev/ttyUSB0'),
         DeclareLaunchArgument('baud', default_value='1000000',
@@ -108,8 +114,5 @@ def generate_launch_description():
                               description='Where the node reads the effort commands'),
         DeclareLaunchArgument('autostart', default_value='true', choices=['true', 'false'],
                               description='Configure and activate the node at start'),
-        OpaqueFunction(function=_check_connection),
-        node,
-        activate,
-        configure,
+        OpaqueFunction(function=_hardware_interface),
     ])

@@ -114,11 +114,16 @@ def _launch_setup(context):
             'joint_states_topic': 'hardware/joint_states',
             'joint_commands_topic': 'hardware/joint_commands'})
         if sim:
+            board_host, _, board_port = value['board_address'].rpartition(':')
+            if not board_host or not board_port.isdigit() or not 0 < int(board_port) < 65536:
+                raise RuntimeError('robodyn_ros ros2_control: board_address must be HOST:PORT '
+                                   f'with a port in 1..65535, got {value["board_address"]!r}')
             robodyn = PathJoinSubstitution([FindPackagePrefix('robodyn_ros'), 'lib',
                                             'robodyn_ros', 'robodyn'])
             board = ExecuteProcess(
                 name='sim_board', output='screen',
-                cmd=[robodyn, 'sim-board', '--robot', robot, '--udp', value['board_address']],
+                cmd=[robodyn, 'sim-board', robot, '--transport', 'udp', '--address',
+                     board_host, '--port', board_port, '--rate', value['rate']],
                 on_exit=[Shutdown(reason='robodyn sim-board exited')])
             actions += [board, RegisterEventHandler(OnProcessStart(target_action=board,
                                                                    on_start=[interface]))]

@@ -27,8 +27,8 @@ import math
 #: Executables the launch files start: console-script name -> what it is.
 NODE_EXECUTABLES = {
     'hardware_interface': 'lifecycle node that drives the motor driver board over serial '
-                          '(port, baud) or UDP (address); publishes joint_states, subscribes '
-                          'joint_commands',
+                          '(device, baud_rate) or UDP (address, port); publishes '
+                          'joint_states, subscribes joint_commands',
     'controller': 'model-based controller; subscribes joint_states and planned_trajectory, '
                   'publishes joint_commands (sensor_msgs/JointState effort) or '
                   '<effort_controller>/commands (std_msgs/Float64MultiArray)',
@@ -41,9 +41,10 @@ NODE_EXECUTABLES = {
 }
 
 #: Parameters the launch files and ``config/<node>.yaml`` set on each node
-#: (besides ROS's own ``use_sim_time``); units: rate [Hz], baud [bit/s].
+#: (besides ROS's own ``use_sim_time``); units: rate [Hz], baud_rate [bit/s].
 NODE_PARAMETERS = {
-    'hardware_interface': ('robot', 'robot_params', 'port', 'baud', 'address', 'rate'),
+    'hardware_interface': ('robot', 'robot_params', 'transport', 'device', 'baud_rate',
+                           'address', 'port'),
     'controller': ('robot', 'robot_params', 'rate', 'effort_controller'),
     'trajectory_planner': ('robot', 'robot_params'),
     'parallel_dynamics': ('robot', 'robot_params'),

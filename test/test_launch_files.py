@@ -46,11 +46,10 @@ LAUNCH_FILES = sorted(os.path.basename(p)
 ROBOTS = library.names()
 
 #: Executables other branches add to setup.py; the lead empties this at merge time.
-PENDING = {'hardware_interface', 'controller', 'trajectory_planner', 'parallel_dynamics',
-           'parallel_dynamics_worker'}
+PENDING = {'parallel_dynamics', 'parallel_dynamics_worker'}
 
 #: robodyn sub-commands the launch files run that other branches add (emptied at merge time).
-PENDING_COMMANDS = {'sim-board'}
+PENDING_COMMANDS = set()
 
 #: Launch files and the arguments each must declare (robot, namespace and rate
 #: everywhere; the sim/hardware choice where a file offers one: bringup_sim and
@@ -341,17 +340,27 @@ def test_robot_description_expands_to_the_library_robot(launch, name, arguments)
             assert [j.get('name') for j in tag.findall('joint')] == model.joint_names
 
 
+def _sim_board_args(cmd):
+    """Parse a launch file's sim-board command line with the real robodyn parser."""
+    from robodyn_ros.cli.main import build_parser
+    assert cmd[0].endswith('robodyn') and cmd[1] == 'sim-board'
+    return build_parser().parse_args([str(c) for c in cmd[1:]])
+
+
 # ----------------------------------------------------------------------------- per file
 @pytest.mark.parametrize('robot', ROBOTS)
 def test_bringup_sim_runs_the_board_and_points_the_interface_at_it(launch, robot):
     result = launch('bringup_sim.launch.py', {'robot': robot})
     board = [p for p in result.processes if p.kind == 'process']
     assert len(board) == 1
-    assert board[0].cmd[1:] == ['sim-board', '--robot', robot, '--udp', '127.0.0.1:47000']
+    board_args = _sim_board_args(board[0].cmd)
+    assert (board_args.robot, board_args.transport, board_args.address, board_args.port,
+            board_args.rate) == (robot, 'udp', '127.0.0.1', 47000, 1000.0)
     interface = _one(result, 'hardware_interface', 'robodyn_ros')
     assert interface.kind == 'lifecycle'
     values = effective_parameters(interface)
-    assert values['address'] == '127.0.0.1:47000' and values['port'] == ''
+    assert (values['transport'], values['address'], values['port']) == ('udp', '127.0.0.1',
+                                                                        47000)
     assert dict(interface.remappings) == {'joint_states': 'joint_states',
                                           'joint_commands': 'joint_commands'}
     for executable in ('controller', 'trajectory_planner', 'parallel_dynamics'):
@@ -374,9 +383,10 @@ def test_bringup_sim_options(launch):
     rviz = _one(result, 'rviz2')
     assert rviz.arguments[0] == '-d' and rviz.arguments[1].endswith('rviz/robodyn.rviz')
     interface = _one(result, 'hardware_interface')
-    assert effective_parameters(interface)['address'] == 'sim:6000'
-    assert effective_parameters(interface)['rate'] == 500.0
-    assert [p for p in result.processes if p.kind == 'process'][0].cmd[-1] == 'sim:6000'
+    values = effective_parameters(interface)
+    assert (values['transport'], values['address'], values['port']) == ('udp', 'sim', 6000)
+    board = _sim_board_args([p for p in result.processes if p.kind == 'process'][0].cmd)
+    assert (board.robot, board.address, board.port, board.rate) == ('rx90', 'sim', 6000, 500.0)
 
 
 @pytest.mark.parametrize('connection', [{'port': '/dev/ttyACM0', 'baud': '3000000'},
@@ -385,10 +395,14 @@ def test_bringup_hardware_passes_the_connection(launch, connection):
     result = launch('bringup_hardware.launch.py', dict(connection, robot='cmu_dd_arm2'))
     assert not [p for p in result.processes if p.kind == 'process']
     values = effective_parameters(_one(result, 'hardware_interface'))
-    assert values['port'] == connection.get('port', '')
-    assert values['address'] == connection.get('address', '')
-    assert values['baud'] == int(connection.get('baud', '1000000'))
-    assert isinstance(values['baud'], int)
+    if 'port' in connection:
+        assert values['transport'] == 'serial' and values['device'] == connection['port']
+        assert values['baud_rate'] == int(connection.get('baud', '1000000'))
+        assert isinstance(values['baud_rate'], int)
+    else:
+        host, _, number = connection['address'].rpartition(':')
+        assert (values['transport'], values['address'], values['port']) == ('udp', host,
+                                                                            int(number))
 
 
 @pytest.mark.parametrize('arguments,message', [
@@ -488,10 +502,12 @@ def test_ros2_control_graph(launch, robot, hardware):
     assert params['trigger_joint_command_threshold'] == '-1'
     values = effective_parameters(interfaces[0])
     if hardware == 'sim':
-        assert values['address'] == boards[0].cmd[-1] and values['port'] == ''
+        board = _sim_board_args(boards[0].cmd)
+        assert (values['transport'], values['address'], values['port']) == (
+            'udp', board.address, board.port)
+        assert board.rate == 250.0
     else:
-        assert values['port'] == '/dev/ttyUSB1' and values['address'] == ''
-    assert values['rate'] == 250.0
+        assert values['transport'] == 'serial' and values['device'] == '/dev/ttyUSB1'
     assert model.joint_names == [j.get('name') for j in
                                  ElementTree.fromstring(description).findall('ros2_control/joint')]
 
