@@ -249,7 +249,7 @@ def test_two_worker_processes_share_a_request_and_a_lost_worker_is_covered():
     procs = [_worker('pd_worker_0'), _worker('pd_worker_1'), _worker('pd_other', 'stanford')]
     try:
         with RosGraph() as graph:
-            node = _service(graph, scheme='workers', min_chunk=50, worker_timeout=1.0)
+            node = _service(graph, scheme='workers', min_chunk=50, worker_timeout=3.0)
             client = Client(graph, 'client_w')
             client.connect()
             assert wait_for(lambda: len(node._live_workers()) == 2, 30.0), [

@@ -32,13 +32,14 @@ in :mod:`robodyn_ros.parallel`.
 """
 
 from dataclasses import dataclass, field
+import math
 import threading
 import time
 import uuid
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 import numpy as np
-from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.node import Node
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
@@ -140,7 +141,8 @@ class ParallelDynamicsNode(Node):
                                  callback_group=group)
         self.create_subscription(JointTrajectory, proto.CHUNK_RESPONSE_TOPIC, self._on_chunk,
                                  proto.DATA_QOS, callback_group=group)
-        self.create_timer(0.02, self._check_pending, callback_group=group)
+        self.create_timer(0.02, self._check_pending,
+                          callback_group=MutuallyExclusiveCallbackGroup())
         self._publish_info()
         self._diag.update(OK, 'ready', self._status_values())
         self.get_logger().info(f'serving inverse dynamics of {self._model.name!r} '
@@ -334,6 +336,9 @@ class ParallelDynamicsNode(Node):
                 for index, (worker, a, b, deadline) in pending.chunks.items():
                     if now > deadline:
                         overdue.append((token, index, pending, worker, a, b))
+            for token, index, pending, worker, a, b in overdue:
+                # Taken over here: no later check picks the chunk again.
+                pending.chunks[index] = (worker, a, b, math.inf)
             for _, _, _, worker, _, _ in overdue:
                 self._stats['worker_timeouts'] += 1
                 if self._workers.pop(worker.name, None) is not None:
