@@ -46,7 +46,7 @@ LAUNCH_FILES = sorted(os.path.basename(p)
 ROBOTS = library.names()
 
 #: Executables other branches add to setup.py; the lead empties this at merge time.
-PENDING = {'parallel_dynamics', 'parallel_dynamics_worker'}
+PENDING = set()
 
 #: robodyn sub-commands the launch files run that other branches add (emptied at merge time).
 PENDING_COMMANDS = set()
