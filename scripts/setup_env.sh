@@ -34,8 +34,13 @@ if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
 fi
 
 echo "robodyn setup: installing pinned dependencies into .venv (first run takes about 2 minutes)"
-"$venv/bin/python" -m pip install --disable-pip-version-check -q --upgrade pip
-"$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$root/requirements.txt"
-"$venv/bin/python" -m pip install --disable-pip-version-check -q --no-deps -e "$root"
+pip_install() {
+  # Some machines list local index folders that do not exist; pip warns about each one.
+  "$venv/bin/python" -m pip install --disable-pip-version-check -q "$@" \
+    2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
+}
+pip_install --upgrade pip
+pip_install -r "$root/requirements.txt"
+pip_install --no-deps -e "$root"
 echo "$stamp" > "$stamp_file"
 echo "robodyn setup: done"
