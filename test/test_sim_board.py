@@ -18,9 +18,15 @@ import subprocess
 import sys
 
 from board_helpers import ACTUATORS, sim_board, wait_until
+import numpy as np
+import pinocchio as pin
 import pytest
+from robodyn_ros.dynamics import gravity_torques
 from robodyn_ros.hardware import messages as m
 from robodyn_ros.hardware.client import BoardClient
+from robodyn_ros.hardware.sim_board import build_board
+from robodyn_ros.hardware.sim_config import SimBoardConfig
+from robodyn_ros.pinocchio_bridge import PinocchioBridge
 import yaml
 
 
@@ -123,6 +129,8 @@ def _cli(*args):
     (['ma3000', '--transport', 'udp', '--encoder-counts', '1', '2'], 'encoder_counts'),
     (['no_such_robot'], 'unknown robot'),
     (['ma3000', '--firmware', '1.x'], 'firmware'),
+    (['ma3000', '--payload', '-1'], 'payload_mass'),
+    (['ma3000', '--payload', '1', '--payload-frame', 'no_frame'], 'payload_frame'),
 ])
 def test_bad_options_exit_with_a_message(args, text):
     """Bad options give exit code 2 and a one-line error, not a traceback."""
@@ -144,3 +152,26 @@ def test_unit_torque_warning_and_max_runtime():
     res = _cli('ur5', '--transport', 'udp', '--max-runtime', '0.5', '--control-port', '-1')
     assert res.returncode == 0, res.stderr
     assert 'unit torque axis' in res.stderr and '"ready": true' in res.stdout
+
+
+@pytest.mark.parametrize('robot, mass, com', [('puma560', 2.0, (0.0, 0.0, 0.05)),
+                                              ('ur5', 3.5, (0.02, -0.01, 0.1))])
+def test_payload_joins_the_plant(robot, mass, com):
+    """--payload adds a point mass to the true plant only, as Pinocchio computes it."""
+    bare = build_board(SimBoardConfig(robot=robot, load_friction=False)).model
+    board = build_board(SimBoardConfig(robot=robot, load_friction=False, payload_mass=mass,
+                                       payload_com=list(com))).model
+    bridge = PinocchioBridge(bare, armature=False)
+    pm = bridge.pin_model
+    assert list(pm.names)[1:] == [j.name for j in bare.joints]  # serial chain, same order
+    frame = pm.getFrameId(bare.end_effector)
+    joint = pm.frames[frame].parentJoint
+    placement = pm.frames[frame].placement
+    pm.inertias[joint] += pin.Inertia(mass, placement.act(np.array(com)), np.zeros((3, 3)))
+    data = pm.createData()
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        q = rng.uniform(bare.lower_limits, bare.upper_limits)
+        expected = pin.computeGeneralizedGravity(pm, data, bridge.q(q))
+        assert np.allclose(gravity_torques(board, q), expected, atol=1e-9)
+        assert not np.allclose(gravity_torques(bare, q), expected, atol=1e-3)

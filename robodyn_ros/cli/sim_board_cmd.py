@@ -76,6 +76,12 @@ def add_parser(sub):
     p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
                    help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
     p.add_argument('--max-runtime', type=float, help='exit after this many seconds')
+    p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
+                   help='point mass carried by the plant, unknown to the host [kg]')
+    p.add_argument('--payload-com', dest='payload_com', type=float, nargs=3,
+                   metavar=('X', 'Y', 'Z'), help='payload position in its frame [m]')
+    p.add_argument('--payload-frame', dest='payload_frame',
+                   help='frame carrying the payload (default: the end effector)')
     p.set_defaults(run=run)
 
 
@@ -119,7 +125,8 @@ def board_config(args):
         value = getattr(args, name, None)
         if value is not None:
             values[name] = value
-    for name in ('encoder_counts', 'max_current', 'efficiency', 'backlash', 'q0', 'faults'):
+    for name in ('encoder_counts', 'max_current', 'efficiency', 'backlash', 'q0', 'faults',
+                 'payload_com'):
         if name in values and not isinstance(values[name], (list, tuple)):
             values[name] = [values[name]]
     try:

@@ -40,7 +40,7 @@ from .scaling import axis_parameters
 from .sim_axes import SimAxes, without_load_friction
 from .sim_faults import ControlChannel, FaultInjector
 from .sim_firmware import SimFirmware
-from ..errors import InputError
+from ..errors import InputError, RobodynError
 from ..model import load_robot
 
 #: Amplifier rating used when the model gives no current or effort limit [A].
@@ -347,4 +347,12 @@ def build_board(config):
 
     """
     model = load_robot(config.robot, params=config.params or None)
+    if config.payload_mass > 0.0:
+        frame = config.payload_frame or model.end_effector
+        try:
+            model.frame(frame)
+        except RobodynError as exc:
+            raise InputError('payload_frame', f'{frame!r} is not a frame of '
+                             f'{model.name}: {exc}') from None
+        model = model.with_payload(config.payload_mass, config.payload_com, frame=frame)
     return SimBoard(config, model)

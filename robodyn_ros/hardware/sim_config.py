@@ -85,6 +85,12 @@ class SimBoardConfig:
         Faults active at start, as ``NAME[:key=value,...]`` strings.
     max_runtime : float
         Exit after this many seconds (0: run until stopped).
+    payload_mass : float
+        Point mass carried by the plant and unknown to the host [kg].
+    payload_com : list
+        Its position in ``payload_frame`` [m] (three values).
+    payload_frame : str
+        Frame carrying the payload ('' for the model's end effector).
 
     """
 
@@ -115,6 +121,9 @@ class SimBoardConfig:
     lockstep_timeout: float = 0.1
     faults: list = field(default_factory=list)
     max_runtime: float = 0.0
+    payload_mass: float = 0.0
+    payload_com: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    payload_frame: str = ''
 
     def check(self):
         """
@@ -133,10 +142,13 @@ class SimBoardConfig:
         if not 0.0 <= self.current_time_constant <= 1.0:
             raise InputError('current_time_constant', 'must be in [0, 1] s')
         for name in ('encoder_noise', 'current_noise', 'backlash_speed', 'max_runtime',
-                     'friction_smoothing', 'lockstep_timeout'):
+                     'friction_smoothing', 'lockstep_timeout', 'payload_mass'):
             v = float(getattr(self, name))
             if not (math.isfinite(v) and v >= 0.0):
                 raise InputError(name, f'must be finite and >= 0, got {v}')
+        com = [float(c) for c in self.payload_com]
+        if len(com) != 3 or not all(math.isfinite(c) for c in com):
+            raise InputError('payload_com', f'must be three finite values [m], got {com}')
         if min(self.encoder_counts or [0]) < 1:
             raise InputError('encoder_counts', 'must be positive integers')
         if self.max_current and min(self.max_current) <= 0.0:
