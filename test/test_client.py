@@ -116,6 +116,27 @@ def test_sequence_gaps_count_lost_frames_and_set_currents_are_encoded():
     assert len(client.receive(0.0)) == 4 and client.stats.lost_frames == 2
     client.set_currents(1234, [0.5, -1.5])
     msg, _ = link.sent[-1]
+    assert client.stats.reordered_frames == 0
     assert msg == m.SetCurrents(1234, (0.5, -1.5))
     token = client.heartbeat(77)
     assert token == 77 and link.sent[-1][0] == m.Heartbeat(77)
+
+
+def test_late_and_duplicate_frames_are_reordered_not_lost():
+    """A frame behind the newest counts as reordered; a late state report is dropped."""
+    link = ScriptedLink(lambda msg, seq: [])
+    client = BoardClient(link)
+    client.connect()
+    for k, seq in enumerate((5, 6, 4, 7, 7, 8)):
+        link.pending += encode_message(m.StateReport(1000 * (k + 1), 3, 0, 0, 0, (k,), (0.0,)),
+                                       seq)
+    link.pending += encode_message(m.Heartbeat(3), 3)  # late, but not a state: delivered
+    msgs = client.receive(0.0)
+    states = [msg.counts[0] for msg in msgs if isinstance(msg, m.StateReport)]
+    assert states == [0, 1, 3, 5]
+    assert any(isinstance(msg, m.Heartbeat) for msg in msgs)
+    assert client.stats.lost_frames == 0
+    assert client.stats.reordered_frames == 3
+    link.pending += encode_message(m.Heartbeat(11), 11)
+    client.receive(0.0)
+    assert client.stats.lost_frames == 2 and client.stats.reordered_frames == 3

@@ -38,6 +38,7 @@ COMMANDS = {
     'sim-board': '.sim_board_cmd',
     'identify': '.identify_cmd',
     'bench-board': '.bench_board',
+    'demo': '.demo_cmd',
 }
 
 

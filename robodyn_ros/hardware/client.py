@@ -31,7 +31,7 @@ from .codec import decode_message, encode_message, encode_set_currents, plausibl
 from .errors import BoardRefused, BoardTimeout, ProtocolError
 from .framing import FrameParser
 from .messages import (Ack, ClearFault, Configure, Disable, Enable, Heartbeat, Identify,
-                       IdentifyRequest, MsgId, Result)
+                       IdentifyRequest, MsgId, Result, StateReport)
 
 
 @dataclass
@@ -48,6 +48,10 @@ class LinkStats:
         check failures).
     lost_frames : int
         Gaps in the board's sequence numbers.
+    reordered_frames : int
+        Frames whose sequence number is behind the newest one (late or
+        duplicated); they do not count as lost, and a late state report is
+        dropped (a newer one has already been delivered).
     reconnects : int
         Successful re-opens after a lost link.
 
@@ -59,6 +63,7 @@ class LinkStats:
     length_errors: int = 0
     message_errors: int = 0
     lost_frames: int = 0
+    reordered_frames: int = 0
     reconnects: int = 0
 
 
@@ -135,8 +140,13 @@ class BoardClient:
                 continue
             if self._last_rx_seq is not None:
                 gap = (frame.seq - self._last_rx_seq - 1) & 0xFFFF
-                if gap < 0x8000:
-                    self.stats.lost_frames += gap
+                if gap >= 0x8000:  # behind the newest: keep the newest as reference
+                    self.stats.reordered_frames += 1
+                    self.stats.rx_frames += 1
+                    if not isinstance(msg, StateReport):
+                        out.append(msg)
+                    continue
+                self.stats.lost_frames += gap
             self._last_rx_seq = frame.seq
             self.stats.rx_frames += 1
             out.append(msg)

@@ -474,7 +474,8 @@ class HardwareInterface:
             'publish_time_p99_us': (f'{np.percentile(listener, 99) * 1e6:.0f}'
                                     if listener.size else ''),
             'latency_us': self.driver.last_sample.latency_us if self.driver.last_sample else '',
-            'lost_frames': st.lost_frames, 'crc_errors': st.crc_errors,
+            'lost_frames': st.lost_frames, 'reordered_frames': st.reordered_frames,
+            'crc_errors': st.crc_errors,
             'message_errors': st.message_errors, 'reconnects': st.reconnects,
             'skipped_reports': self.driver.skipped,
             'commands_rejected': self.commands.rejected,

@@ -22,7 +22,9 @@ JointTrajectory with positions, velocities, accelerations and, when asked,
 feed-forward efforts; reliable, transient local, depth 1) and ``diagnostics``;
 serves ``planner/stop`` (std_srvs/Trigger) with a smooth stop. A plan starts
 from the state of the plan in force when one is running (continuous
-reference), otherwise from the measured positions at rest. A bad goal is
+reference; header stamp = the time the goal arrived), otherwise from the
+measured positions at rest (header stamp = the time the plan is sent, so
+that no part of it is skipped however long planning took). A bad goal is
 rejected with a logged reason and a diagnostics entry; the previous plan
 stays in force. All planning happens in :mod:`robodyn_ros.planning`.
 """
@@ -268,7 +270,7 @@ class TrajectoryPlannerNode(Node):
             if arrays['positions'] is None:
                 raise ValueError('goal points have no positions')
             durations = _durations(arrays['times'])
-            (q0, qd0, qdd0), _ = self._start_state(now)
+            (q0, qd0, qdd0), moving = self._start_state(now)
             planner = self._planner
             if self._measured_full is not None and len(self._names) < self._model.n:
                 # Joints that are not planned hold their measured positions.
@@ -278,6 +280,8 @@ class TrajectoryPlannerNode(Node):
         except (RobodynError, ValueError) as exc:
             self._reject(f'goal rejected: {exc}')
             return
+        if not moving:  # from rest the plan starts when it is sent, not when asked for
+            now = self._now()
         self._publish(plan, now, 'goal accepted')
 
     def _on_stop(self, request, response):

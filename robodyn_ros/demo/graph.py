@@ -1,0 +1,116 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The parts of the demo's graph: command lines and start-up order.
+
+Every part is a console program of this package run by the current Python
+(``python -m``), so the demo works from a source tree, a virtual
+environment and a ROS 2 install alike.
+"""
+
+import os
+import sys
+
+#: Node names of the graph.
+HARDWARE = 'hardware_interface'
+PLANNER = 'trajectory_planner'
+DYNAMICS = 'parallel_dynamics'
+BOARD = 'sim_board'
+
+
+def controller_name(law):
+    """Return the node name of the controller running ``law``."""
+    return f'controller_{law}'
+
+
+def _node(module, name, params, python):
+    argv = [python, '-m', f'robodyn_ros.nodes.{module}', '--ros-args', '-r',
+            f'__node:={name}']
+    for key, value in params.items():
+        if isinstance(value, bool):
+            value = 'true' if value else 'false'
+        argv += ['-p', f'{key}:={value}']
+    return argv
+
+
+def robot_argument(robot):
+    """Return the robot as the parts need it: a name, or an absolute path."""
+    return os.path.abspath(robot) if os.path.exists(robot) else robot
+
+
+def board_command(cfg, python=sys.executable):
+    """
+    Return the simulated board's command line.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options.
+    python : str
+        Interpreter.
+
+    Returns
+    -------
+    list of str
+        ``robodyn sim-board`` on UDP 127.0.0.1 with the payload.
+
+    """
+    argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-board', robot_argument(cfg.robot),
+            '--transport', 'udp', '--address', '127.0.0.1', '--port', str(cfg.board_port),
+            '--rate', f'{cfg.rate:g}', '--control-port', '-1']
+    if not cfg.load_friction:
+        argv.append('--no-load-friction')
+    if cfg.payload > 0.0:
+        argv += ['--payload', f'{cfg.payload:g}', '--payload-com',
+                 *[f'{c:g}' for c in cfg.payload_com]]
+    return argv
+
+
+def node_commands(cfg, port, log_dir, python=sys.executable):
+    """
+    Return the ROS nodes' command lines, in start-up order.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options.
+    port : int
+        The board's UDP port.
+    log_dir : str
+        Folder for the controllers' timing logs.
+    python : str
+        Interpreter.
+
+    Returns
+    -------
+    list of tuple
+        ``(name, argv)``.
+
+    """
+    robot = robot_argument(cfg.robot)
+    parts = [
+        (HARDWARE, _node('hardware_interface_node', HARDWARE,
+                         {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1',
+                          'port': int(port)}, python)),
+        (DYNAMICS, _node('parallel_dynamics_node', DYNAMICS, {'robot': robot}, python)),
+        (PLANNER, _node('trajectory_planner_node', PLANNER,
+                        {'robot': robot, 'velocity_scale': cfg.velocity_scale}, python)),
+    ]
+    for law in cfg.controllers:
+        name = controller_name(law)
+        parts.append((name, _node('controller_node', name, {
+            'robot': robot, 'law': law, 'rate': float(cfg.rate), 'autostart': False,
+            'timing_log': os.path.join(log_dir, f'{name}_timing.json')}, python)))
+    return parts

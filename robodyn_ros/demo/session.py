@@ -1,0 +1,389 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``robodyn demo``: the simulated robot end to end, as separate processes over DDS.
+
+Phases: start the simulated board and the nodes; configure the hardware
+interface and the controllers; for each control law, activate its
+controller, then the hardware interface, send the goal, record until the
+motion has ended and settled, brake (hardware interface inactive) and
+deactivate the controller; stop everything; write the report, the plots
+and the recording. Any part that fails ends the run with its name, a clean
+shutdown of the others and a non-zero exit.
+"""
+
+from dataclasses import dataclass, field
+import datetime
+import json
+import os
+import signal
+import sys
+import time
+
+from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, node_commands,
+                    PLANNER)
+from .metrics import error_stats, rate_stats, settle_value, tracking_errors
+from .processes import PartFailed, ProcessGroup
+from .recording import McapRecorder
+from .store import RunLog
+from ..errors import RobodynError
+from ..ros_env import apply_ros_env_defaults
+
+
+@dataclass
+class LawRun:
+    """
+    What one control law did on the goal.
+
+    Attributes
+    ----------
+    law : str
+        Control law.
+    start, end : float
+        Recorded window [s, epoch]: the plan's start to its end plus settling.
+    plan_duration : float
+        Duration of the planned motion [s].
+    errors : ErrorStats
+        From joint_states against the plan (computed here).
+    reported : ErrorStats
+        From the controller's own ``tracking_error`` topic.
+    payload : float
+        Final payload estimate [kg] (NaN for laws without one).
+    states : RateStats
+        joint_states arrivals in the window.
+    commands : RateStats
+        joint_commands arrivals in the window.
+    hardware : dict
+        The hardware interface's diagnostics at the end of the run.
+    lost_frames : int
+        Board frames lost during the run (hardware interface count).
+    timing : dict
+        The controller's loop statistics (its timing log).
+    cpu : dict
+        Share of one core each part used during the run [%] (Linux).
+    trace : dict
+        Arrays for the plots.
+
+    """
+
+    law: str
+    start: float
+    end: float
+    plan_duration: float
+    errors: object
+    reported: object
+    payload: float
+    states: object
+    commands: object
+    hardware: dict
+    lost_frames: int
+    timing: dict = field(default_factory=dict)
+    cpu: dict = field(default_factory=dict)
+    trace: dict = field(default_factory=dict, repr=False)
+
+
+class Progress:
+    """Print one line per phase with the elapsed time."""
+
+    def __init__(self, stream=None):
+        self.t0 = time.monotonic()
+        self.stream = stream or sys.stdout
+
+    def __call__(self, text):
+        """Print ``text`` with the elapsed time."""
+        print(f'[{time.monotonic() - self.t0:6.1f} s] {text}', file=self.stream, flush=True)
+
+
+def output_folder(cfg):
+    """Return the output folder (created), default ``demo_output/<date-time>``."""
+    path = cfg.out or os.path.join(
+        'demo_output', datetime.datetime.now().strftime('%Y%m%d-%H%M%S'))
+    os.makedirs(os.path.join(path, 'logs'), exist_ok=True)
+    return os.path.abspath(path)
+
+
+def demo_environment(cfg):
+    """
+    Return the children's environment: loopback DDS and the demo's domain.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options (``domain_id``: -1 keeps ``ROS_DOMAIN_ID`` when set,
+        otherwise picks one from the process id so that two demos on one
+        machine do not meet).
+
+    Returns
+    -------
+    dict
+        The environment.
+
+    """
+    env = apply_ros_env_defaults(dict(os.environ))
+    if cfg.domain_id >= 0:
+        env['ROS_DOMAIN_ID'] = str(cfg.domain_id)
+    elif not env.get('ROS_DOMAIN_ID'):
+        env['ROS_DOMAIN_ID'] = str(10 + os.getpid() % 90)
+    env['PYTHONUNBUFFERED'] = '1'
+    return env
+
+
+def _hw_counter(log, key):
+    diag = log.diagnostic('/' + HARDWARE)
+    try:
+        return int(diag['values'][key]) if diag else 0
+    except (KeyError, ValueError):
+        return 0
+
+
+class DemoSession:
+    """
+    One run of the demo.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options (checked).
+    model : RobotModel
+        The robot as the nodes load it (joint names, limits).
+    progress : callable
+        Receives one line per phase.
+
+    """
+
+    def __init__(self, cfg, model, progress):
+        self.cfg = cfg
+        self.model = model
+        self.progress = progress
+        self.out = output_folder(cfg)
+        self.env = demo_environment(cfg)
+        self.group = ProcessGroup(os.path.join(self.out, 'logs'), self.env)
+        self.log = RunLog()
+        self.recorder = None
+        self.probe = None
+        self.runs = []
+        self.home = None
+
+    # ------------------------------------------------------------------ start-up
+    def start(self):
+        """Start the board and the nodes and bring the hardware interface up."""
+        cfg = self.cfg
+        self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
+                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model); '
+                      f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
+        board = self.group.start(BOARD, board_command(cfg))
+        self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
+                              'the board to serve', BOARD)
+        port = board.json_line('ready')['port']
+        names = [name for name, _ in node_commands(cfg, port, '')]
+        self.progress(f'starting {", ".join(names)} (board on UDP port {port})')
+        for name, argv in node_commands(cfg, port, os.path.join(self.out, 'logs')):
+            self.group.start(name, argv)
+        with open(os.path.join(self.out, 'pids.json'), 'w', encoding='utf-8') as fh:
+            json.dump(self.group.pids(), fh)
+        self._start_probe()
+        probe, log = self.probe, self.log
+        timeout = cfg.start_timeout
+        for name in [HARDWARE] + [controller_name(law) for law in cfg.controllers]:
+            self.group.wait_until(lambda n=name: probe.lifecycle_available(n), timeout,
+                                  'its lifecycle services', name)
+        self.group.wait_until(lambda: log.dynamics_info is not None, timeout,
+                              'its dynamics/info description', DYNAMICS)
+        self.group.wait_until(lambda: probe.goal_subscribers() > 0, timeout,
+                              'its planner/goal subscription', PLANNER)
+        self.progress('configuring hardware_interface (identify and configure the board)')
+        self._transition(HARDWARE, 'configure')
+        self.group.wait_until(lambda: log.state_count() > 10, 10.0, 'joint_states',
+                              HARDWARE)
+        for law in cfg.controllers:
+            self.progress(f'configuring {controller_name(law)}')
+            self._transition(controller_name(law), 'configure')
+        self.home = log.states()['q'][-1].copy()
+
+    def _start_probe(self):
+        from ..nodes.demo_probe import start_probe
+        if self.cfg.soak <= 0.0:  # a soak would fill the disk: no recording
+            self.recorder = McapRecorder(os.path.join(self.out, 'recording.mcap'), metadata={
+                'robodyn_demo': {'robot': self.cfg.robot, 'payload_kg': self.cfg.payload,
+                                 'rate_hz': self.cfg.rate,
+                                 'controllers': ' '.join(self.cfg.controllers)}})
+        os.environ.update({k: self.env[k] for k in ('ROS_DOMAIN_ID',
+                                                    'ROS_AUTOMATIC_DISCOVERY_RANGE')})
+        self.probe = start_probe(self.model.joint_names,
+                                 [controller_name(law) for law in self.cfg.controllers],
+                                 self.log, self.recorder)
+
+    def _transition(self, node, transition, timeout=30.0):
+        self.group.check()
+        answer = self.probe.change_state(node, transition, timeout)
+        if answer is None:
+            self.group.check()
+            raise PartFailed(node, f'no answer to {transition} within {timeout:g} s',
+                             os.path.join(self.out, 'logs', f'{node}.log'))
+        if not answer:
+            raise PartFailed(node, f'refused to {transition}',
+                             os.path.join(self.out, 'logs', f'{node}.log'))
+
+    # ------------------------------------------------------------------ one law
+    def run_law(self, law, waypoints):
+        """
+        Run the goal under one law and return what happened.
+
+        Parameters
+        ----------
+        law : str
+            Control law (its controller must be configured).
+        waypoints : numpy.ndarray
+            (K, n) goal [rad or m].
+
+        Returns
+        -------
+        LawRun
+            Errors, rates and estimates of the run.
+
+        """
+        name = controller_name(law)
+        log, group = self.log, self.group
+        self.progress(f'{law}: activating {name}, then releasing the brakes')
+        t_act = time.time()
+        self._transition(name, 'activate')
+        group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands', name)
+        lost0 = _hw_counter(log, 'lost_frames')
+        self._transition(HARDWARE, 'activate')
+        time.sleep(0.3)
+        self.progress(f'{law}: sending a {len(waypoints)}-waypoint goal')
+        t_goal = time.time()
+        self.probe.send_goal(waypoints)
+        group.wait_until(lambda: bool(log.plans_after(t_goal)), 20.0, 'a planned trajectory',
+                         PLANNER)
+        plan = log.plans_after(t_goal)[0]
+        end = plan.end + self.cfg.settle
+        self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan')
+        cpu0, wall0 = group.cpu_seconds(), time.monotonic()
+        cpu0['demo'] = sum(os.times()[:2])
+        group.wait_until(lambda: time.time() > end + 0.1, plan.times[-1] + 30.0,
+                         'the motion to end', name)
+        cpu1, wall = group.cpu_seconds(), time.monotonic() - wall0
+        cpu1['demo'] = sum(os.times()[:2])
+        cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
+        time.sleep(1.5)  # one more diagnostics period of the hardware interface
+        self.progress(f'{law}: braking (hardware_interface inactive), deactivating {name}')
+        self._transition(HARDWARE, 'deactivate')
+        self._transition(name, 'deactivate')
+        run = self._evaluate(law, plan, end, lost0)
+        run.cpu = cpu
+        return run
+
+    def _evaluate(self, law, plan, end, lost0):
+        log = self.log
+        st = log.states(plan.stamp, end)
+        err = tracking_errors(plan, st['stamp'], st['q'])
+        t_rep, e_rep = log.reported_errors(controller_name(law), plan.stamp, end)
+        t_m, mass = log.payload_estimates(controller_name(law), plan.stamp, end)
+        diag = log.diagnostic('/' + HARDWARE)
+        return LawRun(
+            law=law, start=plan.stamp, end=end, plan_duration=float(plan.times[-1]),
+            errors=error_stats(err, st['stamp']), reported=error_stats(e_rep, t_rep),
+            payload=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
+            commands=rate_stats(log.commands(plan.stamp, end)),
+            hardware=dict(diag['values']) if diag else {},
+            lost_frames=_hw_counter(log, 'lost_frames') - lost0,
+            trace={'t': st['stamp'] - plan.stamp, 'q': st['q'],
+                   'q_ref': st['q'] + err if len(err) else err, 'error': err,
+                   'payload_t': t_m - plan.stamp, 'payload': mass})
+
+    # ------------------------------------------------------------------ shutdown
+    def stop(self):
+        """Stop the probe and every part; read the controllers' timing logs."""
+        if self.probe is not None:
+            from ..nodes.demo_probe import stop_probe
+            try:
+                stop_probe(self.probe)
+            except Exception:  # shutting down anyway; the parts must still go
+                pass
+            self.probe = None
+        codes = self.group.stop()
+        if self.recorder is not None:
+            self.recorder.close()
+        for run in self.runs:
+            path = os.path.join(self.out, 'logs', f'{controller_name(run.law)}_timing.json')
+            try:
+                with open(path, encoding='utf-8') as fh:
+                    run.timing = json.load(fh)
+            except (OSError, ValueError):
+                run.timing = {}
+        return codes
+
+
+def run_demo(cfg, progress=None):
+    """
+    Run the demo and write its outputs.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options (checked here).
+    progress : callable, optional
+        Receives one line per phase (default: print with the elapsed time).
+
+    Returns
+    -------
+    int
+        0 on success, 1 when a part failed.
+
+    """
+    from ..model import load_robot
+    from .goal import demo_waypoints
+    from .report import write_outputs
+    cfg.check()
+    model = load_robot(cfg.robot)
+    progress = progress or Progress()
+    session = DemoSession(cfg, model, progress)
+    progress(f'output folder: {session.out}')
+    failure = None
+    previous = {}
+
+    def interrupt(signum, frame):
+        raise PartFailed('demo', f'interrupted by signal {signum}')
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous[sig] = signal.signal(sig, interrupt)
+    try:
+        if cfg.soak > 0.0:
+            from .soak import run_soak
+            session.start()
+            result = run_soak(session, cfg.soak)
+        else:
+            session.start()
+            waypoints = demo_waypoints(model, session.home, short=cfg.short)
+            for law in cfg.controllers:
+                session.runs.append(session.run_law(law, waypoints))
+    except (PartFailed, RobodynError) as exc:
+        failure = exc
+    finally:
+        progress('stopping every part')
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        session.stop()
+    if failure is not None:
+        print(f'robodyn demo: FAILED: {failure}', file=sys.stderr)
+        print(f'robodyn demo: every part was stopped; logs in {session.out}/logs',
+              file=sys.stderr)
+        return 1
+    if cfg.soak > 0.0:
+        from .soak import write_soak
+        return write_soak(session, result, progress)
+    write_outputs(session, progress)
+    return 0

@@ -1,0 +1,271 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``robodyn demo --soak MINUTES``: the demo's graph at full rate for a long time.
+
+One law (the first of ``--controller``) tracks the demo's goal over and
+over. Every ``SAMPLE_PERIOD`` the resident memory of each part, the
+hardware interface's frame counters and the arrival times of
+``joint_states`` and ``joint_commands`` are sampled; per minute the loop
+timing is summarised. The verdict: each part's RSS at the end within
+``RSS_TOLERANCE`` of its value after the first minute, the last minute's
+``joint_states`` and ``joint_commands`` rates and median periods within
+``DRIFT_TOLERANCE`` of the first minute's, and no lost or reordered board
+frame. Nothing is recorded to MCAP (the run log keeps the last minute only).
+"""
+
+from dataclasses import asdict, dataclass, field
+import json
+import os
+import time
+
+import numpy as np
+
+from .graph import controller_name, HARDWARE
+from .metrics import rate_stats
+
+#: Sampling period of memory and counters [s].
+SAMPLE_PERIOD = 5.0
+#: Largest RSS change from its value after the first minute (fraction).
+RSS_TOLERANCE = 0.05
+#: Largest change of a stream's rate or median period from the first minute (fraction).
+DRIFT_TOLERANCE = 0.05
+
+
+def rss_kib(pid):
+    """
+    Return the resident set size of a process [KiB], or None if unknown.
+
+    Parameters
+    ----------
+    pid : int
+        Process id (Linux ``/proc``).
+
+    """
+    try:
+        with open(f'/proc/{pid}/status', encoding='ascii') as fh:
+            for line in fh:
+                if line.startswith('VmRSS:'):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+@dataclass
+class SoakResult:
+    """
+    Samples and verdict of a soak run.
+
+    Attributes
+    ----------
+    minutes : float
+        Requested duration [min].
+    law : str
+        Control law used.
+    goals : int
+        Goals sent.
+    rss : dict
+        ``{part: [(t [s], KiB), ...]}``.
+    counters : list
+        ``(t [s], lost, reordered, crc, message errors)`` samples.
+    per_minute : list of dict
+        Per-minute ``joint_states`` / ``joint_commands`` statistics.
+    checks : dict
+        ``{check: (passed, detail)}``.
+
+    """
+
+    minutes: float
+    law: str
+    goals: int = 0
+    rss: dict = field(default_factory=dict)
+    counters: list = field(default_factory=list)
+    per_minute: list = field(default_factory=list)
+    checks: dict = field(default_factory=dict)
+
+    @property
+    def passed(self):
+        """Tell whether every check passed."""
+        return all(ok for ok, _ in self.checks.values())
+
+
+def _counters(log):
+    diag = log.diagnostic('/' + HARDWARE)
+    values = diag['values'] if diag else {}
+
+    def get(key):
+        try:
+            return int(values.get(key, 0))
+        except ValueError:
+            return 0
+    return (get('lost_frames'), get('reordered_frames'), get('crc_errors'),
+            get('message_errors'))
+
+
+def evaluate(result):
+    """
+    Fill ``result.checks`` from the samples.
+
+    Parameters
+    ----------
+    result : SoakResult
+        Samples of a finished run (at least two minutes for the drift and
+        memory checks).
+
+    """
+    checks = {}
+    for part, samples in sorted(result.rss.items()):
+        t = np.array([s[0] for s in samples])
+        kib = np.array([s[1] for s in samples], dtype=float)
+        after = kib[t >= 60.0]
+        if after.size < 2:
+            checks[f'rss {part}'] = (False, 'fewer than two samples after the first minute')
+            continue
+        base, last = after[0], after[-1]
+        growth = (last - base) / base
+        peak = (after.max() - base) / base
+        checks[f'rss {part}'] = (abs(growth) <= RSS_TOLERANCE and peak <= RSS_TOLERANCE,
+                                 f'{base / 1024:.1f} MiB after 1 min, {last / 1024:.1f} MiB '
+                                 f'at the end ({100 * growth:+.2f} %, peak {100 * peak:+.2f} %)')
+    full = [m for m in result.per_minute if m['complete']]
+    if len(full) >= 2:
+        first, last = full[0], full[-1]
+        for stream in ('joint_states', 'joint_commands'):
+            a, b = first[stream], last[stream]
+            drift_rate = (b['rate_hz'] - a['rate_hz']) / a['rate_hz']
+            drift_p50 = (b['period_p50_ms'] - a['period_p50_ms']) / a['period_p50_ms']
+            ok = abs(drift_rate) <= DRIFT_TOLERANCE and abs(drift_p50) <= DRIFT_TOLERANCE
+            checks[f'drift {stream}'] = (ok, f'{a["rate_hz"]:.0f} -> {b["rate_hz"]:.0f} Hz '
+                                         f'({100 * drift_rate:+.2f} %), median period '
+                                         f'{a["period_p50_ms"]:.3f} -> {b["period_p50_ms"]:.3f} '
+                                         f'ms ({100 * drift_p50:+.2f} %)')
+    else:
+        checks['drift'] = (False, 'fewer than two complete minutes')
+    if result.counters:
+        lost, reordered, crc, bad = (result.counters[-1][k] - result.counters[0][k]
+                                     for k in range(1, 5))
+        checks['board frames'] = (lost == 0 and reordered == 0 and crc == 0 and bad == 0,
+                                  f'{lost} lost, {reordered} out of order, {crc} CRC errors, '
+                                  f'{bad} bad messages')
+    result.checks = checks
+
+
+def run_soak(session, minutes):
+    """
+    Run the soak on a started session.
+
+    Parameters
+    ----------
+    session : DemoSession
+        Started (parts up, hardware interface configured).
+    minutes : float
+        Duration [min].
+
+    Returns
+    -------
+    SoakResult
+        Samples and checks.
+
+    """
+    from .goal import demo_waypoints
+    law = session.cfg.controllers[0]
+    name = controller_name(law)
+    log, group, probe = session.log, session.group, session.probe
+    result = SoakResult(minutes, law)
+    session.progress(f'soak: {minutes:g} min under {law} at {session.cfg.rate:g} Hz')
+    session._transition(name, 'activate')
+    t_act = time.time()
+    group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands', name)
+    session._transition(HARDWARE, 'activate')
+    waypoints = demo_waypoints(session.model, session.home, short=False)
+    t0 = time.time()
+    stop = t0 + 60.0 * minutes
+    next_goal = next_sample = t0
+    minute = 0
+    while True:
+        now = time.time()
+        group.check()
+        if now >= next_goal and now < stop:
+            probe.send_goal(waypoints)
+            result.goals += 1
+            group.wait_until(lambda: log.plans_after(now), 20.0, 'a planned trajectory',
+                             'trajectory_planner')
+            plan = log.plans_after(now)[0]
+            next_goal = plan.end + 0.5
+        if now >= next_sample:
+            for part in group.parts:
+                kib = rss_kib(part.pid)
+                if kib is not None:
+                    result.rss.setdefault(part.name, []).append((now - t0, kib))
+            result.counters.append((now - t0,) + _counters(log))
+            next_sample += SAMPLE_PERIOD
+        if now >= t0 + 60.0 * (minute + 1) or now >= stop:
+            lo = t0 + 60.0 * minute
+            hi = min(now, t0 + 60.0 * (minute + 1))
+            result.per_minute.append({
+                'minute': minute + 1, 'complete': hi - lo >= 59.0,
+                'joint_states': asdict(rate_stats(log.state_arrivals(lo, hi))),
+                'joint_commands': asdict(rate_stats(log.commands(lo, hi)))})
+            m = result.per_minute[-1]
+            session.progress(f'soak: minute {minute + 1}: joint_states '
+                             f'{m["joint_states"]["rate_hz"]:.0f} Hz, joint_commands '
+                             f'{m["joint_commands"]["rate_hz"]:.0f} Hz, lost frames '
+                             f'{result.counters[-1][1] - result.counters[0][1]}')
+            log.trim(hi - 5.0)
+            minute += 1
+            if now >= stop:
+                break
+        time.sleep(0.05)
+    session._transition(HARDWARE, 'deactivate')
+    session._transition(name, 'deactivate')
+    evaluate(result)
+    return result
+
+
+def write_soak(session, result, progress):
+    """
+    Print the soak's verdict and write ``soak.json`` in the output folder.
+
+    Parameters
+    ----------
+    session : DemoSession
+        The finished session.
+    result : SoakResult
+        Samples and checks.
+    progress : callable
+        Receives the phase line.
+
+    Returns
+    -------
+    int
+        0 when every check passed, 1 otherwise.
+
+    """
+    progress('writing soak.json')
+    path = os.path.join(session.out, 'soak.json')
+    data = asdict(result)
+    data['passed'] = result.passed
+    data['rate_hz'] = session.cfg.rate
+    data['robot'] = session.cfg.robot
+    with open(path, 'w', encoding='utf-8') as fh:
+        json.dump(data, fh, indent=2)
+    lines = [f'soak: {result.minutes:g} min, {result.law}, {result.goals} goals, rate '
+             f'{session.cfg.rate:g} Hz']
+    for check, (ok, detail) in result.checks.items():
+        lines.append(f'  {"PASS" if ok else "FAIL"}  {check}: {detail}')
+    lines.append(f'soak: {"passed" if result.passed else "FAILED"}; samples in {path}')
+    print('\n'.join(lines), flush=True)
+    return 0 if result.passed else 1

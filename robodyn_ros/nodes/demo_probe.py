@@ -1,0 +1,291 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The demo's probe: one rclpy node that records, drives lifecycles and sends goals.
+
+Used by :mod:`robodyn_ros.demo.session` (``robodyn demo``). It subscribes to
+the demo's topics with raw (serialized) callbacks, hands every message to a
+:class:`robodyn_ros.demo.recording.McapRecorder` and the ones the report
+needs, converted to arrays, to a :class:`robodyn_ros.demo.store.RunLog`;
+it calls the ``change_state`` services of lifecycle nodes and publishes
+goals on ``planner/goal``. It spins in its own thread; every call here
+returns within its timeout.
+"""
+
+import threading
+import time
+
+from diagnostic_msgs.msg import DiagnosticArray
+from lifecycle_msgs.msg import Transition
+from lifecycle_msgs.srv import ChangeState, GetState
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
+                       ReliabilityPolicy)
+from rclpy.serialization import deserialize_message
+from rclpy.signals import SignalHandlerOptions
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64, Float64MultiArray, String
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from .conversions import joint_state_arrays, to_duration, to_seconds, trajectory_arrays
+
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
+SENSOR = QoSProfile(depth=100, reliability=qos_profile_sensor_data.reliability)
+TRANSITIONS = {'configure': Transition.TRANSITION_CONFIGURE,
+               'activate': Transition.TRANSITION_ACTIVATE,
+               'deactivate': Transition.TRANSITION_DEACTIVATE,
+               'cleanup': Transition.TRANSITION_CLEANUP}
+#: Recorded topics (relative name, type, QoS); controller topics are added per law.
+TOPICS = (('joint_states', JointState, SENSOR), ('joint_commands', JointState, SENSOR),
+          ('planned_trajectory', JointTrajectory, LATCHED),
+          ('planner/goal', JointTrajectory, RELIABLE),
+          ('diagnostics', DiagnosticArray, RELIABLE), ('dynamics/info', String, LATCHED))
+CONTROLLER_TOPICS = (('tracking_error', JointState, RELIABLE),
+                     ('payload_estimate', Float64, RELIABLE),
+                     ('estimates', Float64MultiArray, RELIABLE))
+
+
+def _type_name(cls):
+    module = cls.__module__.split('.')
+    return f'{module[0]}/msg/{cls.__name__}'
+
+
+class DemoProbe(Node):
+    """
+    Record the demo's topics, drive lifecycle nodes and send goals.
+
+    Parameters
+    ----------
+    joint_names : list of str
+        The robot's joints (model order).
+    controllers : list of str
+        Controller node names whose topics are recorded.
+    log : RunLog
+        Receives the arrays the report needs.
+    recorder : McapRecorder or None
+        Receives every message.
+
+    """
+
+    def __init__(self, joint_names, controllers, log, recorder=None):
+        super().__init__('demo_probe')
+        self.joint_names = list(joint_names)
+        self.log = log
+        self.recorder = recorder
+        log.state_decoder = self._decode_state
+        topics = list(TOPICS)
+        for name in controllers:
+            topics += [(f'{name}/{t}', c, q) for t, c, q in CONTROLLER_TOPICS]
+        self._subs = []
+        for topic, cls, qos in topics:
+            full = self.resolve_topic_name(topic)
+            if recorder is not None:
+                recorder.add_channel(full, _type_name(cls))
+            self._subs.append(self.create_subscription(
+                cls, topic, self._callback(full, cls, topic), qos, raw=True))
+        self._goal_pub = self.create_publisher(JointTrajectory, 'planner/goal', RELIABLE)
+        self._lifecycle_clients = {}
+        self._executor = SingleThreadedExecutor()
+        self._executor.add_node(self)
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ recording
+    def _callback(self, full, cls, topic):
+        if topic == 'joint_states':  # 1 kHz: decoded later, when the report needs it
+            log, recorder = self.log, self.recorder
+
+            def keep(data):
+                now = time.time_ns()
+                if recorder is not None:
+                    recorder.write(full, data, now)
+                log.add_state_serialized(now * 1e-9, data)
+            return keep
+        handler = self._handler(topic, cls)
+
+        def receive(data):
+            now = time.time_ns()
+            if self.recorder is not None:
+                self.recorder.write(full, data, now)
+            if handler is not None:
+                try:
+                    handler(deserialize_message(data, cls), now * 1e-9)
+                except ValueError as exc:  # a malformed message is logged, not fatal
+                    self.log.note(f'{topic}: {exc}')
+        return receive
+
+    def _handler(self, topic, cls):
+        log = self.log
+        names = self.joint_names
+        if topic == 'joint_commands':
+            return lambda msg, now: log.add_command(now)
+        if topic == 'planned_trajectory':
+            def plan(msg, now):
+                arrays = trajectory_arrays(msg, names)
+                log.add_plan(to_seconds(msg.header.stamp), now, arrays)
+            return plan
+        if topic.endswith('/tracking_error'):
+            law = topic.split('/')[0]
+            return lambda msg, now: log.add_error(law, to_seconds(msg.header.stamp), now,
+                                                  joint_state_arrays(msg, names)[0])
+        if topic.endswith('/payload_estimate'):
+            law = topic.split('/')[0]
+            return lambda msg, now: log.add_payload(law, now, msg.data)
+        if topic == 'diagnostics':
+            def diag(msg, now):
+                for status in msg.status:
+                    log.add_diagnostic(status.name, now, int.from_bytes(status.level, 'little')
+                                       if isinstance(status.level, bytes) else status.level,
+                                       status.message,
+                                       {kv.key: kv.value for kv in status.values})
+            return diag
+        if topic == 'dynamics/info':
+            return lambda msg, now: log.add_dynamics_info(now, msg.data)
+        return None
+
+    def _decode_state(self, data):
+        msg = deserialize_message(data, JointState)
+        q, qd, effort = joint_state_arrays(msg, self.joint_names)
+        return to_seconds(msg.header.stamp), q, qd, effort
+
+    def _spin(self):
+        try:
+            self._executor.spin()
+        except Exception:  # context shut down while spinning
+            pass
+
+    # ------------------------------------------------------------------ graph
+    def node_names(self):
+        """Return the fully qualified names of the nodes in the graph."""
+        return {('' if ns == '/' else ns) + '/' + name
+                for name, ns in self.get_node_names_and_namespaces()}
+
+    def goal_subscribers(self):
+        """Return how many nodes listen to ``planner/goal``."""
+        return self._goal_pub.get_subscription_count()
+
+    # ------------------------------------------------------------------ lifecycle
+    def _client(self, node, kind):
+        key = (node, kind)
+        if key not in self._lifecycle_clients:
+            srv = ChangeState if kind == 'change_state' else GetState
+            self._lifecycle_clients[key] = self.create_client(srv, f'{node}/{kind}')
+        return self._lifecycle_clients[key]
+
+    def _call(self, client, request, timeout):
+        if not client.wait_for_service(timeout_sec=timeout):
+            return None
+        done = threading.Event()
+        future = client.call_async(request)
+        future.add_done_callback(lambda _: done.set())
+        if not done.wait(timeout):
+            client.remove_pending_request(future)
+            return None
+        return future.result()
+
+    def lifecycle_available(self, node, timeout=0.0):
+        """Tell whether ``node``'s lifecycle services are up."""
+        return self._client(node, 'change_state').wait_for_service(timeout_sec=timeout)
+
+    def change_state(self, node, transition, timeout=10.0):
+        """
+        Ask a lifecycle node for a transition.
+
+        Parameters
+        ----------
+        node : str
+            Node name (relative).
+        transition : str
+            ``'configure'``, ``'activate'``, ``'deactivate'`` or ``'cleanup'``.
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        bool or None
+            The node's answer, None when it did not answer in time.
+
+        """
+        req = ChangeState.Request()
+        req.transition.id = TRANSITIONS[transition]
+        res = self._call(self._client(node, 'change_state'), req, timeout)
+        return None if res is None else bool(res.success)
+
+    def lifecycle_state(self, node, timeout=5.0):
+        """Return the label of ``node``'s lifecycle state, or None without answer."""
+        res = self._call(self._client(node, 'get_state'), GetState.Request(), timeout)
+        return None if res is None else res.current_state.label
+
+    # ------------------------------------------------------------------ goals
+    def send_goal(self, waypoints, durations=None):
+        """
+        Publish a goal on ``planner/goal``.
+
+        Parameters
+        ----------
+        waypoints : array_like
+            (K, n) joint positions [rad or m], model joint order.
+        durations : sequence of float, optional
+            ``time_from_start`` of each waypoint [s] (default: the planner
+            chooses).
+
+        """
+        msg = JointTrajectory(joint_names=self.joint_names)
+        for k, point in enumerate(waypoints):
+            p = JointTrajectoryPoint(positions=[float(v) for v in point])
+            if durations is not None:
+                p.time_from_start = to_duration(float(durations[k]))
+            msg.points.append(p)
+        self._goal_pub.publish(msg)
+
+    def close(self):
+        """Stop spinning and destroy the node."""
+        self._executor.shutdown(timeout_sec=1.0)
+        self._thread.join(timeout=2.0)
+        self.destroy_node()
+
+
+def start_probe(joint_names, controllers, log, recorder=None, args=None):
+    """
+    Initialise rclpy (if needed) and start a probe.
+
+    Parameters
+    ----------
+    joint_names, controllers, log, recorder
+        See :class:`DemoProbe`.
+    args : list of str, optional
+        rclpy arguments.
+
+    Returns
+    -------
+    DemoProbe
+        The running probe.
+
+    """
+    if not rclpy.ok():  # the demo handles Ctrl-C itself, to stop its children first
+        rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    return DemoProbe(joint_names, controllers, log, recorder)
+
+
+def stop_probe(probe):
+    """Close a probe and shut rclpy down."""
+    if probe is not None:
+        probe.close()
+    if rclpy.ok():
+        rclpy.shutdown()

@@ -1,0 +1,106 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Child processes of the demo: failures are named, nothing outlives the group."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from robodyn_ros.demo.processes import PartFailed, ProcessGroup
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f'/proc/{pid}/stat') as fh:  # a zombie is gone for our purpose
+        return fh.read().rsplit(')', 1)[1].split()[0] != 'Z'
+
+
+def test_failed_part_is_named_with_its_log(tmp_path):
+    """A part that exits is reported by name with its exit code and last log line."""
+    group = ProcessGroup(str(tmp_path), dict(os.environ))
+    group.start('sleeper', [sys.executable, '-c', 'import time; time.sleep(60)'])
+    group.start('crasher', [sys.executable, '-c',
+                            'import sys; print("board port busy"); sys.exit(3)'])
+    with pytest.raises(PartFailed) as info:
+        group.wait_until(lambda: False, 20.0, 'never')
+    assert info.value.part == 'crasher' and 'code 3' in str(info.value)
+    assert 'board port busy' in str(info.value) and info.value.log.endswith('crasher.log')
+    codes = group.stop(timeout=2.0)
+    assert codes['crasher'] == 3 and codes['sleeper'] is not None
+    assert not any(_alive(p) for p in group.pids().values())
+
+
+def test_timeout_blames_the_part(tmp_path):
+    """A wait that times out names the part it was waiting for."""
+    group = ProcessGroup(str(tmp_path), dict(os.environ))
+    group.start('slow', [sys.executable, '-c', 'import time; time.sleep(60)'])
+    with pytest.raises(PartFailed, match='slow: timed out after 0.3 s waiting for a sign'):
+        group.wait_until(lambda: False, 0.3, 'a sign', 'slow')
+    group.stop(timeout=2.0)
+
+
+def test_stop_escalates_and_reaps_grandchildren(tmp_path):
+    """A part that ignores SIGINT and SIGTERM is killed, with the processes it started."""
+    code = ('import signal, subprocess, sys, time\n'
+            'signal.signal(signal.SIGINT, signal.SIG_IGN)\n'
+            'signal.signal(signal.SIGTERM, signal.SIG_IGN)\n'
+            'child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])\n'
+            'print(child.pid, flush=True)\n'
+            'time.sleep(60)\n')
+    group = ProcessGroup(str(tmp_path), dict(os.environ))
+    part = group.start('stubborn', [sys.executable, '-c', code])
+    group.wait_until(lambda: part.log_tail(1).strip().isdigit(), 20.0, 'the child pid')
+    grandchild = int(part.log_tail(1))
+    t0 = time.monotonic()
+    codes = group.stop(timeout=0.5)
+    assert codes['stubborn'] == -signal.SIGKILL
+    assert time.monotonic() - t0 < 10.0
+    deadline = time.monotonic() + 5.0
+    while _alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(grandchild)
+
+
+def test_children_die_with_a_killed_parent(tmp_path):
+    """Killing the demo itself with SIGKILL leaves no part behind (PR_SET_PDEATHSIG)."""
+    script = (
+        'import os, sys, time\n'
+        'from robodyn_ros.demo.processes import ProcessGroup\n'
+        f'g = ProcessGroup({str(tmp_path)!r}, dict(os.environ))\n'
+        'p = g.start("part", [sys.executable, "-c", "import time; time.sleep(60)"])\n'
+        'print(p.pid, flush=True)\n'
+        'time.sleep(60)\n')
+    parent = subprocess.Popen([sys.executable, '-c', script], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    assert _alive(child)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 5.0
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def test_cannot_execute(tmp_path):
+    """A missing program is a PartFailed naming the part."""
+    group = ProcessGroup(str(tmp_path), dict(os.environ))
+    with pytest.raises(PartFailed, match='ghost: cannot start'):
+        group.start('ghost', [str(tmp_path / 'no_such_program')])
