@@ -16,8 +16,8 @@
 
 import numpy as np
 import pytest
-from robodyn_ros.demo.metrics import (error_stats, rate_stats, reference_at, settle_value,
-                                      tracking_errors)
+from robodyn_ros.demo.metrics import (error_stats, moving_median, rate_stats, reference_at,
+                                      settle_value, tracking_errors)
 from robodyn_ros.demo.store import Plan
 
 
@@ -90,3 +90,11 @@ def test_settle_value():
     v = np.where(t < 9.0, 0.0, 2.0)
     assert settle_value(t, v, 0.95) == pytest.approx(2.0)
     assert np.isnan(settle_value([], [], 1.0))
+
+
+def test_moving_median():
+    """Median inside the window only; NaN when the window is empty."""
+    t = np.arange(10.0)
+    v = np.array([100.0, 1.0, 2.0, 3.0, 50.0, 4.0, 5.0, 6.0, 7.0, -100.0])
+    assert moving_median(t, v, 1.0, 8.0) == pytest.approx(4.5)
+    assert np.isnan(moving_median(t, v, 20.0, 30.0))

@@ -43,8 +43,9 @@ def add_parser(sub):
     p.add_argument('--out', default='', help='output folder (default demo_output/<date-time>)')
     p.add_argument('--short', action='store_true',
                    help='one excursion instead of three (about half the time)')
-    p.add_argument('--rate', type=float, default=1000.0,
-                   help='board and control rate [Hz] (default 1000)')
+    p.add_argument('--rate', type=float, default=500.0,
+                   help='board and control rate [Hz] (default 500; 1000 works but misses '
+                        'more deadlines on a 2-core machine)')
     p.add_argument('--payload', type=float, default=2.0,
                    help='payload of the simulated robot, unknown to the model [kg] (default 2)')
     p.add_argument('--payload-com', type=float, nargs=3, default=[0.0, 0.0, 0.0],

@@ -65,7 +65,7 @@ class DemoConfig:
     controllers: list = field(default_factory=lambda: ['computed_torque', 'mbvsst'])
     out: str = ''
     short: bool = False
-    rate: float = 1000.0
+    rate: float = 500.0
     payload: float = 2.0
     payload_com: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     soak: float = 0.0

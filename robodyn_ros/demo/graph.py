@@ -23,6 +23,8 @@ environment and a ROS 2 install alike.
 import os
 import sys
 
+import numpy as np
+
 #: Node names of the graph.
 HARDWARE = 'hardware_interface'
 PLANNER = 'trajectory_planner'
@@ -78,7 +80,33 @@ def board_command(cfg, python=sys.executable):
     return argv
 
 
-def node_commands(cfg, port, log_dir, python=sys.executable):
+def gravity_joints(model, share=0.3):
+    """
+    Return the joints whose gravity torque a payload changes most.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The robot.
+    share : float
+        Keep joints with at least this share of the largest sensitivity.
+
+    Returns
+    -------
+    list of int
+        Joint indices (0-based), for the payload estimator: a payload
+        shows in their torque even at rest, unlike the waist's.
+
+    """
+    from ..dynamics import gravity_torques
+    q = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
+    sens = np.abs(gravity_torques(model.with_payload(1.0), q) - gravity_torques(model, q))
+    if not sens.max() > 0.0:
+        return [0]
+    return [int(j) for j in np.flatnonzero(sens >= share * sens.max())]
+
+
+def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     """
     Return the ROS nodes' command lines, in start-up order.
 
@@ -92,6 +120,8 @@ def node_commands(cfg, port, log_dir, python=sys.executable):
         Folder for the controllers' timing logs.
     python : str
         Interpreter.
+    model : RobotModel, optional
+        The robot, to choose the payload estimator's joints.
 
     Returns
     -------
@@ -100,6 +130,7 @@ def node_commands(cfg, port, log_dir, python=sys.executable):
 
     """
     robot = robot_argument(cfg.robot)
+    estimator = ','.join(str(j) for j in gravity_joints(model)) if model is not None else ''
     parts = [
         (HARDWARE, _node('hardware_interface_node', HARDWARE,
                          {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1',
@@ -112,5 +143,8 @@ def node_commands(cfg, port, log_dir, python=sys.executable):
         name = controller_name(law)
         parts.append((name, _node('controller_node', name, {
             'robot': robot, 'law': law, 'rate': float(cfg.rate), 'autostart': False,
-            'timing_log': os.path.join(log_dir, f'{name}_timing.json')}, python)))
+            'timing_log': os.path.join(log_dir, f'{name}_timing.json'),
+            # the hardware interface compensates friction at the board rate
+            'model_friction': False, **({'estimator_joints': f'[{estimator}]'}
+                                        if estimator else {})}, python)))
     return parts

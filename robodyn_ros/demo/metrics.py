@@ -212,3 +212,26 @@ def settle_value(times, values, window):
         return float('nan')
     keep = times >= times[-1] - window
     return float(np.mean(values[keep]))
+
+
+def moving_median(times, values, start, end):
+    """
+    Median of a signal over ``[start, end]``.
+
+    Parameters
+    ----------
+    times, values : array_like
+        (N,) samples [s], [any unit].
+    start, end : float
+        Window [s].
+
+    Returns
+    -------
+    float
+        The median (NaN without samples in the window).
+
+    """
+    times = np.asarray(times, dtype=float)
+    values = np.asarray(values, dtype=float)
+    keep = (times >= start) & (times <= end)
+    return float(np.median(values[keep])) if keep.any() else float('nan')

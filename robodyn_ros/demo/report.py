@@ -115,8 +115,9 @@ def payload_lines(runs, true_mass):
         if math.isfinite(r.payload):
             rel = (f' ({100.0 * (r.payload - true_mass) / true_mass:+.1f} %)'
                    if true_mass > 0 else '')
-            lines.append(f'{r.law}: payload estimate {r.payload:.3f} kg, true '
-                         f'{true_mass:g} kg{rel}')
+            lines.append(f'{r.law}: payload estimate {r.payload:.3f} kg while moving (median), '
+                         f'true {true_mass:g} kg{rel}; {r.payload_rest:.3f} kg at rest '
+                         '(Coulomb friction then carries part of the load)')
     return lines or ['no law of this run estimates the payload']
 
 
@@ -133,6 +134,8 @@ def summary(session):
             'tracking_error_rad': r.errors.as_dict(),
             'controller_reported_error_rad': r.reported.as_dict(),
             'payload_estimate_kg': None if not math.isfinite(r.payload) else r.payload,
+            'payload_estimate_at_rest_kg': (None if not math.isfinite(r.payload_rest)
+                                            else r.payload_rest),
             'joint_states': r.states.as_dict(), 'joint_commands': r.commands.as_dict(),
             'controller_timing': r.timing, 'hardware': r.hardware, 'cpu_percent': r.cpu,
             'lost_frames': r.lost_frames} for r in session.runs},

@@ -34,7 +34,7 @@ import time
 
 from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, node_commands,
                     PLANNER)
-from .metrics import error_stats, rate_stats, settle_value, tracking_errors
+from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
 from .store import RunLog
@@ -60,7 +60,12 @@ class LawRun:
     reported : ErrorStats
         From the controller's own ``tracking_error`` topic.
     payload : float
-        Final payload estimate [kg] (NaN for laws without one).
+        Median payload estimate while the arm moves, from half a second
+        after the start to the end of the plan [kg] (NaN for laws without
+        one).
+    payload_rest : float
+        Mean estimate over the last half second, at rest [kg]; Coulomb
+        friction then holds part of the load, so it reads low.
     states : RateStats
         joint_states arrivals in the window.
     commands : RateStats
@@ -85,6 +90,7 @@ class LawRun:
     errors: object
     reported: object
     payload: float
+    payload_rest: float
     states: object
     commands: object
     hardware: dict
@@ -137,6 +143,7 @@ def demo_environment(cfg):
     elif not env.get('ROS_DOMAIN_ID'):
         env['ROS_DOMAIN_ID'] = str(10 + os.getpid() % 90)
     env['PYTHONUNBUFFERED'] = '1'
+    env['ROBODYN_DEMO_RUN'] = f'{os.getpid()}-{time.time_ns()}'  # tags the demo's children
     return env
 
 
@@ -183,16 +190,15 @@ class DemoSession:
         self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
                       f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model); '
                       f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
-        board = self.group.start(BOARD, board_command(cfg))
+        board = self._start_part(BOARD, board_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
                               'the board to serve', BOARD)
         port = board.json_line('ready')['port']
         names = [name for name, _ in node_commands(cfg, port, '')]
         self.progress(f'starting {", ".join(names)} (board on UDP port {port})')
-        for name, argv in node_commands(cfg, port, os.path.join(self.out, 'logs')):
-            self.group.start(name, argv)
-        with open(os.path.join(self.out, 'pids.json'), 'w', encoding='utf-8') as fh:
-            json.dump(self.group.pids(), fh)
+        for name, argv in node_commands(cfg, port, os.path.join(self.out, 'logs'),
+                                        model=self.model):
+            self._start_part(name, argv)
         self._start_probe()
         probe, log = self.probe, self.log
         timeout = cfg.start_timeout
@@ -211,6 +217,14 @@ class DemoSession:
             self.progress(f'configuring {controller_name(law)}')
             self._transition(controller_name(law), 'configure')
         self.home = log.states()['q'][-1].copy()
+
+    def _start_part(self, name, argv):
+        part = self.group.start(name, argv)
+        with open(os.path.join(self.out, 'run.json'), 'w', encoding='utf-8') as fh:
+            json.dump({'tag': self.env['ROBODYN_DEMO_RUN'],
+                       'domain_id': int(self.env['ROS_DOMAIN_ID']),
+                       'pids': self.group.pids()}, fh)
+        return part
 
     def _start_probe(self):
         from ..nodes.demo_probe import start_probe
@@ -296,7 +310,8 @@ class DemoSession:
         return LawRun(
             law=law, start=plan.stamp, end=end, plan_duration=float(plan.times[-1]),
             errors=error_stats(err, st['stamp']), reported=error_stats(e_rep, t_rep),
-            payload=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
+            payload=moving_median(t_m, mass, plan.stamp + 0.5, plan.end),
+            payload_rest=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
             commands=rate_stats(log.commands(plan.stamp, end)),
             hardware=dict(diag['values']) if diag else {},
             lost_frames=_hw_counter(log, 'lost_frames') - lost0,

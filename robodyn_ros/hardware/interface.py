@@ -77,6 +77,13 @@ class HardwareInterface:
         ``on_sample(sample)`` from the I/O thread, every cycle.
     on_health : callable, optional
         ``on_health(health)`` from any thread, when the health changes.
+
+    Attributes
+    ----------
+    command_source : callable or None
+        Called from the I/O thread at the start of every active cycle,
+        before the command is read: the place to pull the newest command
+        (``set_command``) from wherever it waits.
     dynamics_backend : {'numpy', 'auto'}
         How the load-dependent friction is computed: our numpy RNE, or the
         compiled kernels when they are available (see
@@ -96,6 +103,7 @@ class HardwareInterface:
                                             s.friction_scale, s.load_friction,
                                             s.load_friction_period, dynamics_backend)
         self.on_sample = on_sample
+        self.command_source = None
         self.problems = Problems(on_health)
         self.state = 'unconfigured'
         self.pipeline = None
@@ -357,6 +365,8 @@ class HardwareInterface:
         self._watch_faults(sample)
         try:
             if self.state == 'active':
+                if self.command_source is not None:
+                    self.command_source()
                 self._active_cycle(sample, now)
             elif now - self._last_heartbeat > 0.1:
                 self._last_heartbeat = now

@@ -19,7 +19,9 @@ A lifecycle node. Configure loads the model and builds the law; activate
 starts the control timer; deactivate sends zero torque once and stops.
 With ``autostart`` (default) it configures and activates itself.
 
-Inputs: ``joint_states`` (sensor_msgs/JointState, sensor-data QoS) and
+Inputs: ``joint_states`` (sensor_msgs/JointState, best effort, depth 1; taken by
+the control loop itself at each step, newest sample only, through
+:mod:`.sampled`, so a fast publisher costs no executor callbacks) and
 ``planned_trajectory`` (trajectory_msgs/JointTrajectory, dense with
 positions, velocities and accelerations, reliable + transient local), which
 the node samples itself at its own rate (start time: the header stamp, or
@@ -52,7 +54,7 @@ import time
 import numpy as np
 from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
-from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, qos_profile_system_default,
+from rclpy.qos import (DurabilityPolicy, qos_profile_system_default,
                        QoSProfile, ReliabilityPolicy)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
@@ -65,14 +67,18 @@ from .loop_timing import LoopTiming
 from .model_source import load_model
 from .params import declare
 from .runner import run_node
+from .sampled import SampledTopic
 from ..control.base import JointReference, Mode
 from ..control.factory import apply_gain, LIVE_GAINS, make_controller
 from ..control.filters import FilteredDifference
 from ..control.reference import ReferenceSampler
 from ..errors import RobodynError
+from ..sim.mismatch import without_friction
 
 TRAJECTORY_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                             reliability=ReliabilityPolicy.RELIABLE)
+#: joint_states: best effort, only the newest sample matters.
+STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 _LIVE = sorted({g for gains in LIVE_GAINS.values() for g in gains})
 
 
@@ -98,6 +104,7 @@ class ControllerNode(LifecycleNode):
         self._running = False
         self._wake = threading.Event()
         self._subs = []
+        self._states = None
         self._pubs = []
         self._pub_js = self._pub_fc = None
         self._lock = threading.Lock()
@@ -124,7 +131,8 @@ class ControllerNode(LifecycleNode):
         v = self.values
         opts = {k: v.get(k) for k in ('omega', 'zeta', 'form', 'kp', 'kd', 'ki', 'lam', 'gain',
                                       'boundary', 'torque_limit', 'initial_mass', 'forgetting',
-                                      'relay_fraction', 'backend', 'payload_frame')}
+                                      'relay_fraction', 'backend', 'payload_frame',
+                                      'estimator_joints')}
         return {k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in opts.items()
                 if x is not None}
 
@@ -147,6 +155,8 @@ class ControllerNode(LifecycleNode):
         try:
             if self.model is None:
                 self.model = load_model(self, self.values)
+                if not self.values['model_friction']:
+                    self.model = without_friction(self.model)
             v = self.values
             names = list(v['joints'] or self.model.joint_names)
             order_index(self.model.joint_names, names)
@@ -163,9 +173,9 @@ class ControllerNode(LifecycleNode):
             return TransitionCallbackReturn.FAILURE
         if v['velocity_source'] == 'difference':
             self._diff_cutoff = min(float(v['velocity_cutoff']), 0.45 * float(v['rate']))
+        # joint_states is taken by the control loop itself, newest first (no callback)
+        self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS)
         self._subs = [
-            self.create_subscription(JointState, 'joint_states', self._on_joint_states,
-                                     qos_profile_sensor_data),
             self.create_subscription(JointTrajectory, 'planned_trajectory',
                                      self._on_trajectory, TRAJECTORY_QOS),
         ]
@@ -299,6 +309,9 @@ class ControllerNode(LifecycleNode):
     def _release(self):
         for s in self._subs:
             self.destroy_subscription(s)
+        if self._states is not None:
+            self._states.destroy()
+            self._states = None
         for p in self._pubs:
             self.destroy_lifecycle_publisher(p)
         self._subs, self._pubs = [], []
@@ -306,6 +319,15 @@ class ControllerNode(LifecycleNode):
         self._reset_inputs()
 
     # ------------------------------------------------------------------ inputs
+    def _poll_states(self):
+        """Take the newest joint state, if one arrived since the last cycle."""
+        newest = self._states.latest() if self._states is not None else None
+        if newest is not None:
+            msg, received = newest
+            self._on_joint_states(msg)
+            if not self._state_problem:  # its age counts from its arrival
+                self._state_time = time.monotonic() - max(0.0, time.time() - received)
+
     def _on_joint_states(self, msg):
         names = msg.name
         if names != self._js_names:
@@ -365,6 +387,7 @@ class ControllerNode(LifecycleNode):
                 self._cycle_once()
 
     def _cycle_once(self):
+        self._poll_states()
         start = time.monotonic()
         now = self.get_clock().now()
         ctl = self.controller

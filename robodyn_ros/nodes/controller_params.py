@@ -65,8 +65,16 @@ def parameter_specs():
                   read_only=True),
         ParamSpec('forgetting', 0.98, 'RLS forgetting factor', low=0.5, high=1.0,
                   read_only=True),
+        ParamSpec('estimator_joints', None, 'Joints (0-based indices) whose torque equations '
+                  'feed the payload estimator (empty: joint 0, the waist, as in seed 003; '
+                  'joints carrying gravity load estimate faster and steadier)',
+                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
         ParamSpec('relay_fraction', 0.05, 'MBVSST relay amplitude / torque limit', low=0.0,
                   high=1.0, read_only=True),
+        ParamSpec('model_friction', True, "Include the joints' friction models in the law's "
+                  'dynamics. Set false behind a friction-compensating hardware interface '
+                  "(robodyn's hardware_interface with friction_compensation: true), or the "
+                  'friction is counted twice', read_only=True),
         ParamSpec('backend', 'auto', 'Dynamics backend', choices=('auto', 'codegen', 'numpy'),
                   read_only=True),
         ParamSpec('state_timeout', 0.05, 'Age after which joint_states is stale [s]',

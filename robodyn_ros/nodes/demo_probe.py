@@ -33,8 +33,7 @@ from lifecycle_msgs.srv import ChangeState, GetState
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
-                       ReliabilityPolicy)
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
@@ -42,18 +41,22 @@ from std_msgs.msg import Float64, Float64MultiArray, String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from .conversions import joint_state_arrays, to_duration, to_seconds, trajectory_arrays
+from .sampled import SampledTopic
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
-SENSOR = QoSProfile(depth=100, reliability=qos_profile_sensor_data.reliability)
+#: The two 1 kHz streams: taken in batches by a thread (see .sampled), 2 s deep.
+STREAM = QoSProfile(depth=2000, reliability=ReliabilityPolicy.BEST_EFFORT)
+#: How often the streams are drained [s].
+DRAIN_PERIOD = 0.01
 TRANSITIONS = {'configure': Transition.TRANSITION_CONFIGURE,
                'activate': Transition.TRANSITION_ACTIVATE,
                'deactivate': Transition.TRANSITION_DEACTIVATE,
                'cleanup': Transition.TRANSITION_CLEANUP}
 #: Recorded topics (relative name, type, QoS); controller topics are added per law.
-TOPICS = (('joint_states', JointState, SENSOR), ('joint_commands', JointState, SENSOR),
-          ('planned_trajectory', JointTrajectory, LATCHED),
+STREAMS = ('joint_states', 'joint_commands')
+TOPICS = (('planned_trajectory', JointTrajectory, LATCHED),
           ('planner/goal', JointTrajectory, RELIABLE),
           ('diagnostics', DiagnosticArray, RELIABLE), ('dynamics/info', String, LATCHED))
 CONTROLLER_TOPICS = (('tracking_error', JointState, RELIABLE),
@@ -93,6 +96,15 @@ class DemoProbe(Node):
         for name in controllers:
             topics += [(f'{name}/{t}', c, q) for t, c, q in CONTROLLER_TOPICS]
         self._subs = []
+        self._streams = []
+        for topic in STREAMS:
+            stream = SampledTopic(self, JointState, topic, STREAM, raw=True)
+            if recorder is not None:
+                recorder.add_channel(stream.topic, _type_name(JointState))
+            self._streams.append((stream, self._stream_handler(topic, stream.topic)))
+        self._draining = True
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
         for topic, cls, qos in topics:
             full = self.resolve_topic_name(topic)
             if recorder is not None:
@@ -107,16 +119,29 @@ class DemoProbe(Node):
         self._thread.start()
 
     # ------------------------------------------------------------------ recording
-    def _callback(self, full, cls, topic):
-        if topic == 'joint_states':  # 1 kHz: decoded later, when the report needs it
-            log, recorder = self.log, self.recorder
+    def _stream_handler(self, topic, full):
+        log, recorder = self.log, self.recorder
+        add = log.add_state_serialized if topic == 'joint_states' else (
+            lambda received, data: log.add_command(received))
 
-            def keep(data):
-                now = time.time_ns()
-                if recorder is not None:
-                    recorder.write(full, data, now)
-                log.add_state_serialized(now * 1e-9, data)
-            return keep
+        def keep(data, received):
+            if recorder is not None:
+                recorder.write(full, data, int(received * 1e9))
+            add(received, data)  # joint states are decoded later, when the report needs it
+        return keep
+
+    def _drain(self):
+        while self._draining:
+            for stream, handler in self._streams:
+                try:
+                    for data, received in stream.take_all():
+                        handler(data, received)
+                except Exception as exc:  # context gone while shutting down
+                    if self._draining:
+                        self.log.note(f'{stream.topic}: {exc}')
+            time.sleep(DRAIN_PERIOD)
+
+    def _callback(self, full, cls, topic):
         handler = self._handler(topic, cls)
 
         def receive(data):
@@ -133,8 +158,6 @@ class DemoProbe(Node):
     def _handler(self, topic, cls):
         log = self.log
         names = self.joint_names
-        if topic == 'joint_commands':
-            return lambda msg, now: log.add_command(now)
         if topic == 'planned_trajectory':
             def plan(msg, now):
                 arrays = trajectory_arrays(msg, names)
@@ -256,6 +279,10 @@ class DemoProbe(Node):
 
     def close(self):
         """Stop spinning and destroy the node."""
+        self._draining = False
+        self._drainer.join(timeout=2.0)
+        for stream, _ in self._streams:
+            stream.destroy()
         self._executor.shutdown(timeout_sec=1.0)
         self._thread.join(timeout=2.0)
         self.destroy_node()

@@ -30,7 +30,8 @@ Transitions (as a ros2_control hardware component):
 Topics (relative names): ``joint_states`` out (sensor_msgs/JointState,
 reliable, depth 10: position, velocity from the state-variable filter,
 effort from the measured current), ``joint_commands`` in (sensor_msgs/JointState,
-effort field, by name or in model order, best effort depth 1),
+effort field, by name or in model order, best effort depth 1; the I/O loop
+takes the newest one at each board cycle, see :mod:`.sampled`),
 ``diagnostics`` out. The work is done by
 :class:`robodyn_ros.hardware.interface.HardwareInterface`.
 """
@@ -50,6 +51,7 @@ from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
 from .runner import run_node
+from .sampled import SampledTopic
 from ..errors import RobodynError
 from ..hardware.friction_comp import with_friction
 from ..hardware.interface import HardwareInterface
@@ -182,11 +184,17 @@ class HardwareInterfaceNode(LifecycleNode):
                               sample.velocity, sample.effort)
         pub.publish(msg)
 
-    def _on_command(self, msg):
+    def _poll_commands(self):
+        newest = self._cmd_sub.latest() if self._cmd_sub is not None else None
+        if newest is not None:
+            msg, received = newest
+            self._on_command(msg, time.monotonic() - max(0.0, time.time() - received))
+
+    def _on_command(self, msg, now=None):
         hw = self._hw
         if hw is None:
             return
-        now = time.monotonic()
+        now = time.monotonic() if now is None else now
         if len(msg.effort) == 0:
             hw.commands.reject('joint_commands has no effort values', now)
             return
@@ -219,7 +227,7 @@ class HardwareInterfaceNode(LifecycleNode):
             self._hw.cleanup()
             self._hw = None
         if self._cmd_sub is not None:
-            self.destroy_subscription(self._cmd_sub)
+            self._cmd_sub.destroy()
             self._cmd_sub = None
         if self._state_pub is not None:
             self.destroy_publisher(self._state_pub)
@@ -255,8 +263,9 @@ class HardwareInterfaceNode(LifecycleNode):
         for name in self._hw.driver.axes.unit_torque:
             self.get_logger().warning(f'joint {name!r} has no torque constant: driven as a '
                                       'unit torque axis (1 N m/A)')
-        self._cmd_sub = self.create_subscription(JointState, 'joint_commands',
-                                                 self._on_command, COMMAND_QOS)
+        # joint_commands is taken by the I/O loop at each board cycle (no callback)
+        self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS)
+        self._hw.command_source = self._poll_commands
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
         fw = '.'.join(map(str, identity.firmware))
         self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '

@@ -15,7 +15,8 @@
 """
 The ``trajectory_planner`` node: goals in, dense planned trajectories out.
 
-Subscribes ``joint_states`` (sensor data QoS) and ``planner/goal``
+Subscribes ``joint_states`` (best effort, newest only, taken when a goal or a
+stop request arrives, see :mod:`.sampled`) and ``planner/goal``
 (trajectory_msgs/JointTrajectory, one or more waypoints, optional
 ``time_from_start``); publishes ``planned_trajectory`` (dense
 JointTrajectory with positions, velocities, accelerations and, when asked,
@@ -34,8 +35,7 @@ import math
 import numpy as np
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
-                       ReliabilityPolicy)
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 from trajectory_msgs.msg import JointTrajectory
@@ -46,11 +46,14 @@ from .dynamics_client import DynamicsClient, RemoteEffortProvider
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
+from .sampled import SampledTopic
 from ..errors import RobodynError
 from ..planning.efforts import ModelEffortProvider, Payload
 from ..planning.limits import estimate_acceleration_limits, PlanningLimits
 from ..planning.planner import Planner, PlannerConfig, PROFILES
 
+#: QoS of joint_states: the newest sample only.
+STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 #: QoS of planned_trajectory: late joiners get the plan in force.
 PLAN_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -159,8 +162,8 @@ class TrajectoryPlannerNode(Node):
             raise ParameterValidationError(f'invalid planner parameters: {exc}') from None
         self._diag = Diagnostics(self, hardware_id=self._model.name)
         self._pub = self.create_publisher(JointTrajectory, 'planned_trajectory', PLAN_QOS)
-        self.create_subscription(JointState, 'joint_states', self._on_joint_state,
-                                 qos_profile_sensor_data)
+        # joint_states is only needed when a goal arrives: taken then, newest only
+        self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS)
         self.create_subscription(JointTrajectory, 'planner/goal', self._on_goal, 10)
         self.create_service(Trigger, 'planner/stop', self._on_stop)
         self._diag.update(OK, 'ready: waiting for goals', self._status_values())
@@ -208,6 +211,10 @@ class TrajectoryPlannerNode(Node):
         if client is not None:
             self._dyn_client = None
             client.close()
+        states = getattr(self, '_states', None)
+        if states is not None:
+            self._states = None
+            states.destroy()
         super().destroy_node()
 
     def _on_change(self, name, value):
@@ -261,7 +268,13 @@ class TrajectoryPlannerNode(Node):
             return plan.trajectory.sample(plan.duration), False
         raise RobodynError('no joint_states received yet: the start state is unknown')
 
+    def _poll_states(self):
+        newest = self._states.latest()
+        if newest is not None:
+            self._on_joint_state(newest[0])
+
     def _on_goal(self, msg):
+        self._poll_states()
         now = self._now()
         try:
             arrays = trajectory_arrays(msg, self._names)
@@ -285,6 +298,7 @@ class TrajectoryPlannerNode(Node):
         self._publish(plan, now, 'goal accepted')
 
     def _on_stop(self, request, response):
+        self._poll_states()
         now = self._now()
         try:
             (q, qd, qdd), moving = self._start_state(now)
