@@ -363,6 +363,8 @@ def run_demo(cfg, progress=None):
     from .goal import demo_waypoints
     from .report import write_outputs
     cfg.check()
+    if cfg.soak > 0.0:  # one law runs the soak; no idle controller next to it
+        cfg.controllers = cfg.controllers[:1]
     model = load_robot(cfg.robot)
     progress = progress or Progress()
     session = DemoSession(cfg, model, progress)
