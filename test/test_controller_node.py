@@ -199,3 +199,31 @@ def test_node_process_runs_and_exits_cleanly(tmp_path):
     bad = _run_node(['-p', 'robot:=ma3000', '-p', 'law:=fuzzy', '-p', 'autostart:=true'])
     out, err = bad.communicate(timeout=30)
     assert bad.returncode == 1 and 'law' in err
+
+
+def test_process_configured_by_service_from_the_description_topic():
+    """Configure through the service while the model comes from robot_description."""
+    from lifecycle_msgs.srv import ChangeState
+    from rclpy.node import Node
+    from robodyn_ros.nodes.model_source import DESCRIPTION_QOS
+    from std_msgs.msg import String
+    proc = subprocess.Popen([sys.executable, '-m', 'robodyn_ros.nodes.controller_node',
+                             '--ros-args', '-r', '__node:=ctl_description_test', '-p', "robot:=''",
+                             '-p', 'autostart:=false'], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=dict(os.environ))
+    try:
+        with RosGraph() as graph:
+            node = graph.add(Node('description_source', context=graph.context))
+            pub = node.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
+            pub.publish(String(data=load_robot('ma3000').to_urdf()))
+            client = node.create_client(ChangeState, 'ctl_description_test/change_state')
+            assert client.wait_for_service(timeout_sec=60.0)
+            req = ChangeState.Request()
+            req.transition.id = 1  # configure
+            future = client.call_async(req)
+            assert wait_for(future.done, timeout=60.0)
+            assert future.result().success
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    assert 'configured' in out, out

@@ -16,8 +16,9 @@
 
 import math
 
+import numpy as np
 import pytest
-from robodyn_ros.nodes.loop_timing import LoopTiming
+from robodyn_ros.nodes.loop_timing import LoopTiming, WINDOW
 
 
 def test_statistics_of_a_known_schedule():
@@ -41,9 +42,30 @@ def test_statistics_of_a_known_schedule():
     assert window['cycles'] == 10 and window['missed_deadlines'] == 2
 
 
-def test_buffers_grow():
-    """More cycles than the initial buffer are kept."""
+def test_memory_stays_bounded_and_long_runs_keep_their_statistics():
+    """Past the window, memory does not grow; counts stay exact, percentiles within a bin."""
+    rng = np.random.default_rng(2)
+    n = WINDOW * 3 + 17
+    periods = np.where(rng.random(n) < 0.02, 0.0031, 0.001 + rng.normal(0.0, 2e-5, n))
+    compute = rng.uniform(50e-6, 150e-6, n)
     timing = LoopTiming(0.001)
-    for k in range((1 << 16) + 10):
-        timing.record(k * 0.001, k * 0.001 + 1e-5, 1e-5)
-    assert timing.stats()['cycles'] == (1 << 16) + 10
+    sizes = timing.periods.nbytes + timing.compute.nbytes + timing.law.nbytes
+    start = 0.0
+    for k in range(n):
+        start += periods[k]
+        timing.record(start, start + compute[k], compute[k] / 2)
+    assert timing.periods.nbytes + timing.compute.nbytes + timing.law.nbytes == sizes
+    st = timing.stats()
+    per = periods[1:]
+    assert st['cycles'] == n
+    assert st['missed_deadlines'] == int((per > 0.0015).sum())
+    assert st['period_max_ms'] == pytest.approx(per.max() * 1e3)
+    assert st['compute_max_us'] == pytest.approx(compute.max() * 1e6)
+    for key, values, scale, q in (('period_p50_ms', per, 1e3, 50),
+                                  ('period_p99_ms', per, 1e3, 99),
+                                  ('compute_p99_us', compute, 1e6, 99),
+                                  ('law_p50_us', compute / 2, 1e6, 50)):
+        assert st[key] == pytest.approx(np.percentile(values, q) * scale, rel=0.025), key
+    recent = timing.stats(window=1000)
+    assert recent['cycles'] == 1000
+    assert recent['period_max_ms'] == pytest.approx(per[-999:].max() * 1e3)

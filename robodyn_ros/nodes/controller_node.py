@@ -472,7 +472,9 @@ class ControllerNode(LifecycleNode):
 
 def main(args=None):
     """Run the controller node."""
-    return run_node(lambda: ControllerNode(), args=args)
+    # Two executor threads: a configure requested through the lifecycle service can then
+    # wait for robot_description while the other thread delivers it.
+    return run_node(lambda: ControllerNode(), args=args, threads=2)
 
 
 if __name__ == '__main__':

@@ -36,9 +36,12 @@ takes the newest one at each board cycle, see :mod:`.sampled`),
 :class:`robodyn_ros.hardware.interface.HardwareInterface`.
 """
 
+from array import array
 import math
 import sys
 import time
+
+import numpy as np
 
 from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
@@ -46,7 +49,7 @@ from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 
-from .conversions import joint_state_msg, order_index
+from .conversions import order_index
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
@@ -142,6 +145,7 @@ class HardwareInterfaceNode(LifecycleNode):
         self._hw = None
         self._names = ()
         self._state_pub = None
+        self._state_msg = None
         self._cmd_sub = None
         self._diag_timer = None
         super().__init__(NODE_NAME, **kwargs)
@@ -180,8 +184,13 @@ class HardwareInterfaceNode(LifecycleNode):
         pub = self._state_pub
         if pub is None or not self.context.ok():
             return  # shutting down: the link side still switches the outputs off
-        msg = joint_state_msg(self._names, self.get_clock().now().to_msg(), sample.position,
-                              sample.velocity, sample.effort)
+        msg = self._state_msg  # reused; float64 arrays take rclpy's fast path
+        if msg is None or len(msg.name) != len(self._names):
+            msg = self._state_msg = JointState(name=list(self._names))
+        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.position = array('d', np.asarray(sample.position, dtype=float).tobytes())
+        msg.velocity = array('d', np.asarray(sample.velocity, dtype=float).tobytes())
+        msg.effort = array('d', np.asarray(sample.effort, dtype=float).tobytes())
         pub.publish(msg)
 
     def _poll_commands(self):
