@@ -24,7 +24,8 @@ timing is summarised. The verdict: each part's RSS at the end within
 ``joint_states`` and ``joint_commands`` rates and median periods without a
 trend larger than ``DRIFT_TOLERANCE`` over the run (straight-line fit over
 the complete minutes, so that minute-to-minute noise on a busy machine is
-not taken for drift), and no lost or reordered board frame. Nothing is recorded to MCAP (the run log keeps the last minute only).
+not taken for drift), and no lost or reordered board frame. Nothing is
+recorded to MCAP (the run log keeps the last minute only).
 """
 
 from dataclasses import asdict, dataclass, field

@@ -66,8 +66,8 @@ class LoopTiming:
         self.law = np.full(WINDOW, np.nan)
         self.count = 0
         self.last = None
-        self._hist = {k: np.zeros(_NBINS, dtype=np.int64) for k in ('period', 'compute',
-                                                                      'law', 'jitter')}
+        self._hist = {k: np.zeros(_NBINS, dtype=np.int64)
+                      for k in ('period', 'compute', 'law', 'jitter')}
         self._max = {'period': -math.inf, 'compute': -math.inf, 'law': -math.inf}
         self._periods_seen = 0
         self._laws_seen = 0
