@@ -45,7 +45,7 @@ NODE_EXECUTABLES = {
 NODE_PARAMETERS = {
     'hardware_interface': ('robot', 'robot_params', 'transport', 'device', 'baud_rate',
                            'address', 'port'),
-    'controller': ('robot', 'robot_params', 'rate', 'effort_controller'),
+    'controller': ('robot', 'robot_params', 'rate', 'effort_controller', 'model_friction'),
     'trajectory_planner': ('robot', 'robot_params'),
     'parallel_dynamics': ('robot', 'robot_params'),
     'parallel_dynamics_worker': ('robot', 'robot_params'),
