@@ -50,7 +50,7 @@ def parameter_specs():
 
     """
     return model_parameters() + [
-        ParamSpec('threads', 1, 'Threads that split each chunk', low=1, high=64),
+        ParamSpec('threads', 1, 'Threads that split each chunk', low=1, high=64, read_only=True),
     ]
 
 
