@@ -173,9 +173,8 @@ def write_outputs(session, progress):
         'Control loop\n' + timing_table(runs, cfg.rate),
         '\n'.join(payload_lines(runs, cfg.payload)),
         'Files in ' + out + '\n' + '\n'.join(
-            '  ' + os.path.basename(f) for f in files + [
-                os.path.join(out, n) for n in ('summary.json', 'report.txt', 'recording.mcap',
-                                               'logs/')])])
+            '  ' + name for name in [os.path.basename(f) for f in files] + [
+                'summary.json', 'report.txt', 'recording.mcap', 'run.json', 'logs/'])])
     with open(os.path.join(out, 'report.txt'), 'w', encoding='utf-8') as fh:
         fh.write(text + '\n')
     print('\n' + text, flush=True)

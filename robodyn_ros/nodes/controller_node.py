@@ -31,8 +31,8 @@ Outputs: torques as sensor_msgs/JointState (effort) on ``joint_commands``
 (``effort_controller`` empty, the default) or as std_msgs/Float64MultiArray on
 ``<effort_controller>/commands`` (ros2_control's forward command controller,
 one value per joint in joint order); ``~/tracking_error``
-(JointState: position = ``q_ref - q``, effort = torque), ``~/payload_estimate`` (std_msgs/Float64, laws with load
-estimation) and ``~/estimates`` (Float64MultiArray, every estimate,
+(JointState: position = ``q_ref - q``, effort = torque),
+``~/payload_estimate`` (std_msgs/Float64, laws with load estimation) and ``~/estimates`` (Float64MultiArray, every estimate,
 labelled) every ``status_decimation`` cycles; ``diagnostics``.
 
 Safe outputs (see :mod:`robodyn_ros.control.base`): zero torque when
