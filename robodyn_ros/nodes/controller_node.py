@@ -32,8 +32,9 @@ Outputs: torques as sensor_msgs/JointState (effort) on ``joint_commands``
 ``<effort_controller>/commands`` (ros2_control's forward command controller,
 one value per joint in joint order); ``~/tracking_error``
 (JointState: position = ``q_ref - q``, effort = torque),
-``~/payload_estimate`` (std_msgs/Float64, laws with load estimation) and ``~/estimates`` (Float64MultiArray, every estimate,
-labelled) every ``status_decimation`` cycles; ``diagnostics``.
+``~/payload_estimate`` (std_msgs/Float64, laws with load estimation) and
+``~/estimates`` (Float64MultiArray, every estimate, labelled) every
+``status_decimation`` cycles; ``diagnostics``.
 
 Safe outputs (see :mod:`robodyn_ros.control.base`): zero torque when
 ``joint_states`` is older than ``state_timeout``, has a NaN or lacks a
