@@ -47,17 +47,18 @@ def error_table(model, runs):
     """
     units = joint_units(model)
     width = 20
-    head = f'{"joint":<10}{"unit":<6}' + ''.join(f'{r.law:>{width}}' for r in runs)
-    sub = f'{"":<16}' + ''.join(f'{"max":>10}{"RMS":>10}' for _ in runs)
+    col = max([10] + [len(n) + 2 for n in model.joint_names])
+    head = f'{"joint":<{col}}{"unit":<6}' + ''.join(f'{r.law:>{width}}' for r in runs)
+    sub = f'{"":<{col + 6}}' + ''.join(f'{"max":>10}{"RMS":>10}' for _ in runs)
     lines = [head, sub]
     for j, name in enumerate(model.joint_names):
         scale, unit = units[j]
-        row = f'{name:<10}{unit:<6}'
+        row = f'{name:<{col}}{unit:<6}'
         for r in runs:
             row += (f'{_fmt(r.errors.max_abs[j] * scale):>10}'
                     f'{_fmt(r.errors.rms[j] * scale):>10}')
         lines.append(row)
-    lines.append(f'{"samples":<16}' + ''.join(f'{r.errors.samples:>20}' for r in runs))
+    lines.append(f'{"samples":<{col + 6}}' + ''.join(f'{r.errors.samples:>20}' for r in runs))
     return '\n'.join(lines)
 
 
