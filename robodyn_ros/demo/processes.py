@@ -224,9 +224,17 @@ class ProcessGroup:
                                  f'{what}', log)
             time.sleep(period)
 
-    def cpu_seconds(self):
-        """Return ``{name: CPU time [s]}`` of the running parts (Linux)."""
-        out = {}
+    def cpu_seconds(self, include_self=None):
+        """
+        Return ``{name: CPU time [s]}`` of the running parts (Linux).
+
+        Parameters
+        ----------
+        include_self : str, optional
+            Also give this process's own CPU time under this name.
+
+        """
+        out = {include_self: sum(os.times()[:2])} if include_self else {}
         for part in self.parts:
             value = part.cpu_seconds()
             if value is not None:

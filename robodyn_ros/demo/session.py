@@ -147,14 +147,6 @@ def demo_environment(cfg):
     return env
 
 
-def _hw_counter(log, key):
-    diag = log.diagnostic('/' + HARDWARE)
-    try:
-        return int(diag['values'][key]) if diag else 0
-    except (KeyError, ValueError):
-        return 0
-
-
 class DemoSession:
     """
     One run of the demo.
@@ -194,10 +186,9 @@ class DemoSession:
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
                               'the board to serve', BOARD)
         port = board.json_line('ready')['port']
-        names = [name for name, _ in node_commands(cfg, port, '')]
-        self.progress(f'starting {", ".join(names)} (board on UDP port {port})')
-        for name, argv in node_commands(cfg, port, os.path.join(self.out, 'logs'),
-                                        model=self.model):
+        parts = node_commands(cfg, port, os.path.join(self.out, 'logs'), model=self.model)
+        self.progress(f'starting {", ".join(n for n, _ in parts)} (board on UDP port {port})')
+        for name, argv in parts:
             self._start_part(name, argv)
         self._start_probe()
         probe, log = self.probe, self.log
@@ -274,7 +265,7 @@ class DemoSession:
         t_act = time.time()
         self._transition(name, 'activate')
         group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands', name)
-        lost0 = _hw_counter(log, 'lost_frames')
+        lost0 = log.counter('/' + HARDWARE, 'lost_frames')
         self._transition(HARDWARE, 'activate')
         time.sleep(0.3)
         self.progress(f'{law}: sending a {len(waypoints)}-waypoint goal')
@@ -285,12 +276,10 @@ class DemoSession:
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
         self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan')
-        cpu0, wall0 = group.cpu_seconds(), time.monotonic()
-        cpu0['demo'] = sum(os.times()[:2])
+        cpu0, wall0 = group.cpu_seconds(include_self='demo'), time.monotonic()
         group.wait_until(lambda: time.time() > end + 0.1, plan.times[-1] + 30.0,
                          'the motion to end', name)
-        cpu1, wall = group.cpu_seconds(), time.monotonic() - wall0
-        cpu1['demo'] = sum(os.times()[:2])
+        cpu1, wall = group.cpu_seconds(include_self='demo'), time.monotonic() - wall0
         cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
         time.sleep(1.5)  # one more diagnostics period of the hardware interface
         self.progress(f'{law}: braking (hardware_interface inactive), deactivating {name}')
@@ -314,7 +303,7 @@ class DemoSession:
             payload_rest=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
             commands=rate_stats(log.commands(plan.stamp, end)),
             hardware=dict(diag['values']) if diag else {},
-            lost_frames=_hw_counter(log, 'lost_frames') - lost0,
+            lost_frames=log.counter('/' + HARDWARE, 'lost_frames') - lost0,
             trace={'t': st['stamp'] - plan.stamp, 'q': st['q'],
                    'q_ref': st['q'] + err if len(err) else err, 'error': err,
                    'payload_t': t_m - plan.stamp, 'payload': mass})

@@ -108,19 +108,6 @@ class SoakResult:
         return all(ok for ok, _ in self.checks.values())
 
 
-def _counters(log):
-    diag = log.diagnostic('/' + HARDWARE)
-    values = diag['values'] if diag else {}
-
-    def get(key):
-        try:
-            return int(values.get(key, 0))
-        except ValueError:
-            return 0
-    return (get('lost_frames'), get('reordered_frames'), get('crc_errors'),
-            get('message_errors'))
-
-
 def trend(values):
     """
     Return the change over a run that a straight-line fit gives, relative to the mean.
@@ -237,7 +224,9 @@ def run_soak(session, minutes):
                 kib = rss_kib(part.pid)
                 if kib is not None:
                     result.rss.setdefault(part.name, []).append((now - t0, kib))
-            result.counters.append((now - t0,) + _counters(log))
+            result.counters.append((now - t0,) + tuple(
+                log.counter('/' + HARDWARE, key) for key in (
+                    'lost_frames', 'reordered_frames', 'crc_errors', 'message_errors')))
             diag = log.diagnostic('/' + name)
             if diag:
                 result.controller.append((now - t0, {k: diag['values'].get(k) for k in (

@@ -69,15 +69,6 @@ class RunLog:
         self.dynamics_info = None
         self.notes = []
 
-    def add_state(self, stamp, received, q, qd, effort):
-        """Append a joint state (stamp and arrival [s], arrays in model order)."""
-        with self._lock:
-            self.state_stamps.append(stamp)
-            self.state_received.append(received)
-            self.q.append(q)
-            self.qd.append(qd if qd is not None else np.full_like(q, np.nan))
-            self.effort.append(effort if effort is not None else np.full_like(q, np.nan))
-
     def add_state_serialized(self, received, data):
         """Keep a serialized joint state, decoded only when read (cheap while running)."""
         with self._lock:
@@ -221,6 +212,14 @@ class RunLog:
         with self._lock:
             entry = self.diagnostics.get(name)
             return None if entry is None else {k: v for k, v in entry.items() if k != 'history'}
+
+    def counter(self, name, key):
+        """Return an integer value of the latest status of ``name`` (0 when absent)."""
+        entry = self.diagnostic(name)
+        try:
+            return int(entry['values'][key]) if entry else 0
+        except (KeyError, ValueError):
+            return 0
 
     def diagnostic_names(self):
         """Return the names of every diagnostic status seen."""

@@ -27,10 +27,14 @@ _LOG_LOW = -7.0          # 100 ns
 _NBINS = int(10 * BINS_PER_DECADE)  # up to 1000 s
 
 
-def _bin(x):
-    if not x > 0.0:   # zero, negative or NaN
-        return 0
-    return min(_NBINS - 1, max(0, int((math.log10(x) - _LOG_LOW) * BINS_PER_DECADE)))
+def _bins(x):
+    """Histogram bin of each value (zero, negative and NaN go to bin 0)."""
+    x = np.asarray(x, dtype=float)
+    out = np.zeros(x.shape, dtype=np.int64)
+    pos = x > 0.0
+    out[pos] = np.clip(((np.log10(x[pos]) - _LOG_LOW) * BINS_PER_DECADE).astype(np.int64),
+                       0, _NBINS - 1)
+    return out
 
 
 def _hist_percentile(hist, q):
@@ -41,15 +45,42 @@ def _hist_percentile(hist, q):
     return 10.0 ** (_LOG_LOW + (k + 0.5) / BINS_PER_DECADE)
 
 
+class _Summary:
+    """Whole-run counts, maxima and histograms of cycles no longer kept one by one."""
+
+    def __init__(self):
+        self.hist = {k: np.zeros(_NBINS, dtype=np.int64)
+                     for k in ('period', 'compute', 'law', 'jitter')}
+        self.max = {'period': -math.inf, 'compute': -math.inf, 'law': -math.inf}
+        self.periods = self.laws = self.missed = 0
+        self.skipped = 0.0
+
+    def add(self, per, comp, law, period):
+        """Fold arrays of cycles in (vectorised)."""
+        per = per[np.isfinite(per)]
+        law = law[np.isfinite(law)]
+        for key, values in (('period', per), ('compute', comp), ('law', law),
+                            ('jitter', np.abs(per - period))):
+            if values.size:
+                self.hist[key] += np.bincount(_bins(values), minlength=_NBINS)
+                if key in self.max:
+                    self.max[key] = max(self.max[key], float(values.max()))
+        self.periods += per.size
+        self.laws += law.size
+        self.missed += int((per > 1.5 * period).sum())
+        self.skipped += float(np.maximum(np.round(per / period) - 1.0, 0.0).sum())
+
+
 class LoopTiming:
     """
     Start time, compute time and law time of the cycles of a fixed-rate loop.
 
     Memory stays bounded however long the loop runs: the last ``WINDOW``
     cycles are kept one by one (windowed statistics, and exact whole-run
-    statistics while the run is no longer than that); beyond, whole-run
-    counts and maxima stay exact and the percentiles come from log-spaced
-    histograms (bins 2.3 % wide).
+    statistics while the run is no longer than that); each time the ring
+    has been filled anew it is folded, in one vectorised step, into
+    whole-run counts and maxima (exact) and log-spaced histograms (bins 2.3 %
+    wide) for the percentiles. ``record`` itself only stores three numbers.
 
     Parameters
     ----------
@@ -66,13 +97,7 @@ class LoopTiming:
         self.law = np.full(WINDOW, np.nan)
         self.count = 0
         self.last = None
-        self._hist = {k: np.zeros(_NBINS, dtype=np.int64)
-                      for k in ('period', 'compute', 'law', 'jitter')}
-        self._max = {'period': -math.inf, 'compute': -math.inf, 'law': -math.inf}
-        self._periods_seen = 0
-        self._laws_seen = 0
-        self._missed = 0
-        self._skipped = 0.0
+        self._folded = _Summary()
 
     def record(self, start, end, law):
         """
@@ -86,29 +111,14 @@ class LoopTiming:
             Time spent in the law [s] (NaN when it did not run).
 
         """
-        per = start - self.last if self.last is not None else math.nan
-        comp = end - start
         i = self.count % WINDOW
-        self.periods[i] = per
-        self.compute[i] = comp
+        self.periods[i] = start - self.last if self.last is not None else np.nan
+        self.compute[i] = end - start
         self.law[i] = law
         self.last = start
         self.count += 1
-        h, mx = self._hist, self._max
-        h['compute'][_bin(comp)] += 1
-        mx['compute'] = max(mx['compute'], comp)
-        if per == per:  # not NaN
-            self._periods_seen += 1
-            h['period'][_bin(per)] += 1
-            h['jitter'][_bin(abs(per - self.period))] += 1
-            mx['period'] = max(mx['period'], per)
-            if per > 1.5 * self.period:
-                self._missed += 1
-            self._skipped += max(round(per / self.period) - 1.0, 0.0)
-        if law == law:
-            self._laws_seen += 1
-            h['law'][_bin(law)] += 1
-            mx['law'] = max(mx['law'], law)
+        if self.count % WINDOW == 0:  # the whole ring is new since the last fold
+            self._folded.add(self.periods, self.compute, self.law, self.period)
 
     def _recent(self, window):
         n = min(self.count, WINDOW, window)
@@ -160,18 +170,26 @@ class LoopTiming:
         }
 
     def _run_stats(self):
-        h, mx = self._hist, self._max
-        seen = max(self._periods_seen, 1)
-        law = self._laws_seen > 0
+        tail = self.count % WINDOW  # cycles stored since the last fold
+        run = _Summary()
+        for key in run.hist:
+            run.hist[key] += self._folded.hist[key]
+        run.max.update(self._folded.max)
+        for key in ('periods', 'laws', 'missed', 'skipped'):
+            setattr(run, key, getattr(self._folded, key))
+        if tail:
+            run.add(self.periods[:tail], self.compute[:tail], self.law[:tail], self.period)
+        h, mx = run.hist, run.max
+        law = run.laws > 0
         return {
             'cycles': int(self.count),
             'period_p50_ms': _hist_percentile(h['period'], 50) * 1e3,
             'period_p99_ms': _hist_percentile(h['period'], 99) * 1e3,
             'period_max_ms': mx['period'] * 1e3,
             'jitter_p99_ms': _hist_percentile(h['jitter'], 99) * 1e3,
-            'missed_deadlines': int(self._missed),
-            'missed_percent': 100.0 * self._missed / seen,
-            'skipped_periods': int(self._skipped),
+            'missed_deadlines': int(run.missed),
+            'missed_percent': 100.0 * run.missed / max(run.periods, 1),
+            'skipped_periods': int(run.skipped),
             'compute_p50_us': _hist_percentile(h['compute'], 50) * 1e6,
             'compute_p99_us': _hist_percentile(h['compute'], 99) * 1e6,
             'compute_max_us': mx['compute'] * 1e6,
