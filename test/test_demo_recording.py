@@ -78,3 +78,11 @@ def test_round_trip_through_mcap(tmp_path):
     assert list(plan.points[0].velocities) == [0.5, 0.5]
     ((_, _, _, d),) = read_ros2_messages(path, topics=['/diagnostics'])
     assert d.status[0].values[0].value == 'v' and d.status[0].name == '/x'
+
+
+def test_nested_types_skip_primitives_bounds_and_constants():
+    """Bounded strings and arrays are primitives; Header and relative names resolve."""
+    from robodyn_ros.demo.recording import _nested_types
+    text = ('string<=10 a\nstring<=5[<=3] b\nint32[4] c\nfloat64[] d\nHeader h\n'
+            'Point p  # relative\nfoo/Bar[] e\nbyte OK=0\n# comment only\n')
+    assert list(_nested_types(text, 'pkg')) == ['std_msgs/Header', 'pkg/Point', 'foo/Bar']

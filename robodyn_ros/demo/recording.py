@@ -38,7 +38,8 @@ PRIMITIVES = frozenset((
     'bool', 'byte', 'char', 'float32', 'float64', 'int8', 'uint8', 'int16', 'uint16',
     'int32', 'uint32', 'int64', 'uint64', 'string', 'wstring', 'octet', 'float', 'double',
     'long', 'short'))
-_BOUND = re.compile(r'(\[[^\]]*\])$|(<=\d+)$')
+_ARRAY = re.compile(r'\[[^\]]*\]$')
+_STRING_BOUND = re.compile(r'<=\d+$')
 
 
 def _prefixes():
@@ -88,9 +89,8 @@ def _nested_types(text, package):
         parts = line.split()
         if len(parts) < 2 or '=' in parts[1] or (len(parts) > 2 and parts[2].startswith('=')):
             continue  # constants have no nested type
-        kind = _BOUND.sub('', parts[0])
-        kind = re.sub(r'<=\d+$', '', kind)
-        if kind in PRIMITIVES or kind.startswith('string<=') or kind.startswith('wstring<='):
+        kind = _STRING_BOUND.sub('', _ARRAY.sub('', parts[0]))  # array, then string bound
+        if kind in PRIMITIVES:
             continue
         if '/' not in kind:
             kind = 'std_msgs/Header' if kind == 'Header' else f'{package}/{kind}'
