@@ -201,12 +201,12 @@ class DemoSession:
         self.group.wait_until(lambda: probe.goal_subscribers() > 0, timeout,
                               'its planner/goal subscription', PLANNER)
         self.progress('configuring hardware_interface (identify and configure the board)')
-        self._transition(HARDWARE, 'configure')
+        self.transition(HARDWARE, 'configure')
         self.group.wait_until(lambda: log.state_count() > 10, 10.0, 'joint_states',
                               HARDWARE)
         for law in cfg.controllers:
             self.progress(f'configuring {controller_name(law)}')
-            self._transition(controller_name(law), 'configure')
+            self.transition(controller_name(law), 'configure')
         self.home = log.states()['q'][-1].copy()
 
     def _start_part(self, name, argv):
@@ -230,7 +230,25 @@ class DemoSession:
                                  [controller_name(law) for law in self.cfg.controllers],
                                  self.log, self.recorder)
 
-    def _transition(self, node, transition, timeout=30.0):
+    def transition(self, node, transition, timeout=30.0):
+        """
+        Drive a lifecycle transition of a part and check its answer.
+
+        Parameters
+        ----------
+        node : str
+            Node name.
+        transition : str
+            ``'configure'``, ``'activate'``, ``'deactivate'`` or ``'cleanup'``.
+        timeout : float
+            Longest wait for the answer [s].
+
+        Raises
+        ------
+        PartFailed
+            When a part died, the node did not answer or refused.
+
+        """
         self.group.check()
         answer = self.probe.change_state(node, transition, timeout)
         if answer is None:
@@ -263,10 +281,10 @@ class DemoSession:
         log, group = self.log, self.group
         self.progress(f'{law}: activating {name}, then releasing the brakes')
         t_act = time.time()
-        self._transition(name, 'activate')
+        self.transition(name, 'activate')
         group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands', name)
         lost0 = log.counter('/' + HARDWARE, 'lost_frames')
-        self._transition(HARDWARE, 'activate')
+        self.transition(HARDWARE, 'activate')
         time.sleep(0.3)
         self.progress(f'{law}: sending a {len(waypoints)}-waypoint goal')
         t_goal = time.time()
@@ -283,8 +301,8 @@ class DemoSession:
         cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
         time.sleep(1.5)  # one more diagnostics period of the hardware interface
         self.progress(f'{law}: braking (hardware_interface inactive), deactivating {name}')
-        self._transition(HARDWARE, 'deactivate')
-        self._transition(name, 'deactivate')
+        self.transition(HARDWARE, 'deactivate')
+        self.transition(name, 'deactivate')
         run = self._evaluate(law, plan, end, lost0)
         run.cpu = cpu
         return run

@@ -200,10 +200,10 @@ def run_soak(session, minutes):
     log, group, probe = session.log, session.group, session.probe
     result = SoakResult(minutes, law)
     session.progress(f'soak: {minutes:g} min under {law} at {session.cfg.rate:g} Hz')
-    session._transition(name, 'activate')
+    session.transition(name, 'activate')
     t_act = time.time()
     group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands', name)
-    session._transition(HARDWARE, 'activate')
+    session.transition(HARDWARE, 'activate')
     waypoints = demo_waypoints(session.model, session.home, short=False)
     t0 = time.time()
     stop = t0 + 60.0 * minutes
@@ -249,8 +249,8 @@ def run_soak(session, minutes):
             if now >= stop:
                 break
         time.sleep(0.05)
-    session._transition(HARDWARE, 'deactivate')
-    session._transition(name, 'deactivate')
+    session.transition(HARDWARE, 'deactivate')
+    session.transition(name, 'deactivate')
     evaluate(result)
     return result
 
