@@ -91,3 +91,33 @@ def test_bad_input():
     for threads in (0, -1, 1.5, True):
         with pytest.raises(InputError):
             parallel_inverse_dynamics(model, q, qd, qdd, threads=threads)
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_bad_entry_found_in_any_piece(threads):
+    """A NaN or inf deep in a large batch is named by row, for every batch function."""
+    model = load_robot('puma560')
+    q, qd, qdd = _states(model, 20_000, 2)
+    for row, joint, value in ((0, 0, np.nan), (19_999, 5, np.inf), (12_345, 2, -np.inf)):
+        bad = qdd.copy()
+        bad[row, joint] = value
+        with pytest.raises(InputError, match=f'qdd: row {row}, joint {joint}'):
+            parallel_inverse_dynamics(model, q, qd, bad, threads=threads)
+        badq = q.copy()
+        badq[row, joint] = value
+        with pytest.raises(InputError, match=f'row {row}, joint {joint}'):
+            parallel_mass_matrix(model, badq, threads=threads)
+        with pytest.raises(InputError, match=f'tau: row {row}, joint {joint}'):
+            parallel_forward_dynamics(model, q, qd, bad, threads=threads)
+
+
+def test_finite_values_whose_sum_overflows_pass():
+    """Huge but finite inputs (their sum overflows) are not mistaken for NaN or inf."""
+    model = load_robot('puma560')
+    q, qd, qdd = _states(model, 4000, 3)
+    qdd[:, 0] = 1e305  # 4,000 of them sum past the largest double; each torque stays finite
+    assert not np.isfinite(qdd.sum())
+    tau = parallel_inverse_dynamics(model, q, qd, qdd, threads=2, friction=False)
+    ref = inverse_dynamics(model, q, qd, qdd, friction=False)
+    assert np.all(np.isfinite(tau))
+    assert np.allclose(tau, ref, rtol=1e-9, atol=0.0)

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import InputError
 
 
-def state_array(value, n, argument, batch_shape=None):
+def state_array(value, n, argument, batch_shape=None, finite=True):
     """
     Validate one state vector ``(n,)`` or a batch ``(N, n)``.
 
@@ -33,6 +33,9 @@ def state_array(value, n, argument, batch_shape=None):
         Argument name for error messages (``'q'``, ``'qd'``, ...).
     batch_shape : tuple, optional
         Shape the argument must have (that of ``q``); never broadcast.
+    finite : bool
+        Check that every entry is finite (callers that check a large batch
+        piecewise elsewhere pass False and call again on failure).
 
     Returns
     -------
@@ -55,7 +58,7 @@ def state_array(value, n, argument, batch_shape=None):
                                        f'{arr.shape}')
     elif arr.ndim not in (1, 2) or arr.shape[-1] != n:
         raise InputError(argument, f'expected shape ({n},) or (N, {n}), got {arr.shape}')
-    if not np.all(np.isfinite(arr)):
+    if finite and not np.all(np.isfinite(arr)):
         bad = np.argwhere(~np.isfinite(arr))[0]
         where = f'entry {bad[0]}' if arr.ndim == 1 else f'row {bad[0]}, joint {bad[1]}'
         raise InputError(argument, f'{where} is {arr[tuple(bad)]} (must be finite)')

@@ -63,10 +63,30 @@ def runner(threads):
         return _RUNNERS[k]
 
 
-def _run(func, arrays, out, threads):
+def _run(func, arrays, out, threads, recheck):
+    """
+    Run a batch kernel over the runner's threads, checking the inputs piecewise.
+
+    Each thread checks its own rows for NaN and inf (a finite sum proves them
+    finite) before it runs the kernel on them, so the check is split over the
+    threads like the work. If any piece fails, ``recheck()`` runs the exact
+    serial check, which raises the error naming the row and joint (or passes,
+    when only the sum overflowed).
+    """
     if len(arrays[0]) == 0:
         return out
-    return runner(threads).run(func, arrays, out)
+    flagged = []
+
+    def checked(*args):
+        start, stop = args[-2], args[-1]
+        if not all(np.isfinite(a[start:stop].sum()) for a in args[:-3]):
+            flagged.append(start)
+        func(*args)
+
+    runner(threads).run(checked, arrays, out)
+    if flagged:
+        recheck()
+    return out
 
 
 def parallel_inverse_dynamics(model, q, qd, qdd, threads=1, friction=True, backend=None):
@@ -102,10 +122,11 @@ def parallel_inverse_dynamics(model, q, qd, qdd, threads=1, friction=True, backe
 
     """
     thread_count(threads)
-    q2, qd2, qdd2, single = states(model, q, qd, qdd)
+    q2, qd2, qdd2, single = states(model, q, qd, qdd, finite=False)
     k = kernels(model, backend)
     func = k.inverse_dynamics_batch if friction else k.inverse_dynamics_rigid_batch
-    out = _run(func, (q2, qd2, qdd2), np.empty_like(q2), threads)
+    out = _run(func, (q2, qd2, qdd2), np.empty_like(q2), threads,
+               lambda: states(model, q2, qd2, qdd2))
     return out[0] if single else out
 
 
@@ -131,11 +152,12 @@ def parallel_mass_matrix(model, q, threads=1, backend=None):
 
     """
     thread_count(threads)
-    qa = state_array(q, model.n, 'q')
+    qa = state_array(q, model.n, 'q', finite=False)
     single = qa.ndim == 1
     q2 = np.ascontiguousarray(np.atleast_2d(qa))
     out = np.empty((len(q2), model.n, model.n))
-    out = _run(kernels(model, backend).mass_matrix_batch, (q2,), out, threads)
+    out = _run(kernels(model, backend).mass_matrix_batch, (q2,), out, threads,
+               lambda: state_array(q2, model.n, 'q'))
     return out[0] if single else out
 
 
@@ -165,9 +187,10 @@ def parallel_forward_dynamics(model, q, qd, tau, threads=1, backend=None):
 
     """
     thread_count(threads)
-    q2, qd2, tau2, single = states(model, q, qd, tau, ('q', 'qd', 'tau'))
+    names = ('q', 'qd', 'tau')
+    q2, qd2, tau2, single = states(model, q, qd, tau, names, finite=False)
     out = _run(kernels(model, backend).forward_dynamics_batch, (q2, qd2, tau2),
-               np.empty_like(q2), threads)
+               np.empty_like(q2), threads, lambda: states(model, q2, qd2, tau2, names))
     if not np.all(np.isfinite(out)):
         raise InputError('q', 'the mass matrix is singular at some state (non-finite '
                               'accelerations)')

@@ -22,7 +22,7 @@ from ..dynamics.tables import tables
 from ..errors import InputError
 
 
-def states(model, q, qd, qdd, names=('q', 'qd', 'qdd')):
+def states(model, q, qd, qdd, names=('q', 'qd', 'qdd'), finite=True):
     """
     Validate positions, velocities and accelerations as a batch.
 
@@ -34,6 +34,9 @@ def states(model, q, qd, qdd, names=('q', 'qd', 'qdd')):
         (n,) or (N, n) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
     names : tuple of str
         Argument names for error messages.
+    finite : bool
+        Check every entry for NaN and inf (see
+        :func:`robodyn_ros.dynamics.inputs.state_array`).
 
     Returns
     -------
@@ -47,9 +50,9 @@ def states(model, q, qd, qdd, names=('q', 'qd', 'qdd')):
         On a wrong shape or a non-finite entry.
 
     """
-    qa = state_array(q, model.n, names[0])
-    qda = state_array(qd, model.n, names[1], qa.shape)
-    qdda = state_array(qdd, model.n, names[2], qa.shape)
+    qa = state_array(q, model.n, names[0], finite=finite)
+    qda = state_array(qd, model.n, names[1], qa.shape, finite=finite)
+    qdda = state_array(qdd, model.n, names[2], qa.shape, finite=finite)
     single = qa.ndim == 1
     return (np.ascontiguousarray(np.atleast_2d(qa)), np.ascontiguousarray(np.atleast_2d(qda)),
             np.ascontiguousarray(np.atleast_2d(qdda)), single)

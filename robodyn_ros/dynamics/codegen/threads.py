@@ -64,7 +64,7 @@ class BatchRunner:
 
     """
 
-    def __init__(self, threads, ranges_per_thread=4, min_rows=1000):
+    def __init__(self, threads, ranges_per_thread=16, min_rows=500):
         self.threads = max(1, int(threads))
         self.ranges_per_thread = max(1, int(ranges_per_thread))
         self.min_rows = max(1, int(min_rows))
