@@ -24,6 +24,7 @@ Usage::
 
     python scripts/bench_control_laws.py [--robot puma560] [--steps 2000] [--rounds 5]
         [--laws pid,computed_torque,computed_torque_lme,mbvsst] [--backends numpy,auto]
+        [--gap 0.0008] [--lme-numpy]
 """
 
 import argparse
@@ -45,6 +46,14 @@ def main(argv=None):
     parser.add_argument('--rounds', type=int, default=5)
     parser.add_argument('--laws', default='pid,computed_torque,computed_torque_lme,mbvsst')
     parser.add_argument('--backends', default='numpy,auto')
+    parser.add_argument('--gap', type=float, default=0.0,
+                        help='sleep between steps [s], e.g. 0.0008: a control loop at '
+                             '1 kHz leaves the CPU between steps, and a step then runs '
+                             'with cold caches (default 0: back to back)')
+    parser.add_argument('--lme-numpy', action='store_true',
+                        help='also time the CT+LME laws with the numpy code of the '
+                             'estimator and computed torque instead of the compiled '
+                             'sample (robodyn_ros.control.fast_lme), side by side')
     args = parser.parse_args(argv)
     from robodyn_ros.control.base import JointReference
     from robodyn_ros.control.factory import make_controller
@@ -64,18 +73,25 @@ def main(argv=None):
         for law in args.laws.split(','):
             ctl = make_controller(law, model, h, {'backend': backend, 'omega': 20.0})
             cases[(law, ctl.dynamics.backend)] = (ctl, [])
+            if args.lme_numpy and getattr(ctl, '_fast', None) is not None:
+                twin = make_controller(law, model, h, {'backend': backend, 'omega': 20.0})
+                twin._fast = twin.estimator._fast = None   # the numpy reference code
+                cases[(law + ' (numpy LME)', ctl.dynamics.backend)] = (twin, [])
     for _ in range(args.rounds):
         for (law, backend), (ctl, samples) in cases.items():
             steps = min(args.steps, len(refs)) if backend != 'numpy' else min(200, len(refs))
             for k in range(steps):
+                if args.gap > 0.0:
+                    time.sleep(args.gap)
                 t0 = time.perf_counter()
                 ctl.step(k * h, meas[k], qd[k], refs[k])
                 samples.append(time.perf_counter() - t0)
-    print(f'Controller.step on {args.robot} ({model.n} joints), {args.rounds} interleaved rounds')
-    print(f'{"law":22s} {"backend":8s} {"steps":>7s} {"median [us]":>12s} {"p99 [us]":>10s}')
+    print(f'Controller.step on {args.robot} ({model.n} joints), {args.rounds} interleaved rounds, '
+          f'{args.gap * 1e6:g} us sleep between steps')
+    print(f'{"law":34s} {"backend":8s} {"steps":>7s} {"median [us]":>12s} {"p99 [us]":>10s}')
     for (law, backend), (_, samples) in cases.items():
         s = np.array(samples) * 1e6
-        print(f'{law:22s} {backend:8s} {s.size:7d} {np.median(s):12.1f} '
+        print(f'{law:34s} {backend:8s} {s.size:7d} {np.median(s):12.1f} '
               f'{np.percentile(s, 99):10.1f}')
     return 0
 

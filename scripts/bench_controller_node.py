@@ -75,7 +75,6 @@ def main(argv=None):
     from robodyn_ros.ros_env import apply_ros_env_defaults
     apply_ros_env_defaults()
     import rclpy
-    from rclpy.executors import SingleThreadedExecutor
     from robodyn_ros.model import load_robot
     from robodyn_ros.nodes.controller_node import TRAJECTORY_QOS
     from robodyn_ros.nodes.conversions import trajectory_msg
@@ -100,36 +99,40 @@ def main(argv=None):
     tpub = feeder.create_publisher(JointTrajectory, 'planned_trajectory', TRAJECTORY_QOS)
     times, q, qd, qdd = traj.dense(0.01)
     rng = np.random.default_rng(0)
-    state = {'start': None}
     names = model.joint_names
 
-    def tick():
-        now = time.monotonic()
-        if state['start'] is None:
-            state['start'] = now
-            msg = trajectory_msg(names, times, q, qd, qdd)
-            tpub.publish(msg)
-        qs, qds, _ = traj.sample(now - state['start'])
-        pub.publish(JointState(name=names, position=(qs + rng.normal(0, 1e-4, model.n)).tolist(),
-                               velocity=(qds + rng.normal(0, 1e-3, model.n)).tolist()))
-
-    feeder.create_timer(1.0 / (args.state_rate or args.rate), tick)
-    executor = SingleThreadedExecutor()
-    executor.add_node(feeder)
     stop = threading.Event()
+    msg = JointState(name=names)
+    tpub.publish(trajectory_msg(names, times, q, qd, qdd))
 
-    def spin():
+    def feed():
+        # A plain thread with absolute deadlines and one reused message: the
+        # feeder must take as little of the two cores as it can, since it
+        # shares them with the node it measures (an rclpy timer and executor
+        # cost several hundred microseconds per tick).
+        period = 1.0 / (args.state_rate or args.rate)
+        start = deadline = time.monotonic()
         while not stop.is_set():
-            executor.spin_once(timeout_sec=0.1)
+            delay = deadline - time.monotonic()
+            if delay > 0.0 and stop.wait(delay):
+                break
+            qs, qds, _ = traj.sample(time.monotonic() - start)
+            msg.position = (qs + rng.normal(0, 1e-4, model.n)).tolist()
+            msg.velocity = (qds + rng.normal(0, 1e-3, model.n)).tolist()
+            pub.publish(msg)
+            deadline += period
+            if time.monotonic() - deadline > period:   # fell behind: keep the phase
+                deadline += period * int((time.monotonic() - deadline) / period)
 
-    spinner = threading.Thread(target=spin, daemon=True)
-    spinner.start()
+    feeder_thread = threading.Thread(target=feed, daemon=True)
+    feeder_thread.start()
+    cpu0, wall0 = time.process_time(), time.monotonic()
     time.sleep(args.duration + 3.0)   # start-up (model, kernels) then the measured run
+    feeder_cpu = 100.0 * (time.process_time() - cpu0) / (time.monotonic() - wall0)
     node.send_signal(signal.SIGINT)
     _, err = node.communicate(timeout=60)
     stop.set()
-    spinner.join(timeout=5)
-    executor.shutdown()
+    feeder_thread.join(timeout=5)
     feeder.destroy_node()
     rclpy.try_shutdown()
     if node.returncode != 0 or not os.path.exists(log):
@@ -139,6 +142,7 @@ def main(argv=None):
         stats = json.load(fh)
     stats.update({'robot': args.robot, 'duration_s': args.duration, 'loop': args.loop,
                   'state_rate_hz': args.state_rate or args.rate,
+                  'feeder_cpu_percent': feeder_cpu,
                   'load_average_1min_after': os.getloadavg()[0]})
     if args.json:
         print(json.dumps(stats, indent=2))
@@ -146,7 +150,8 @@ def main(argv=None):
     print(f'controller node: {stats["law"]} on {args.robot}, {stats["rate_hz"]:g} Hz '
           f'({args.loop} loop), {stats["backend"]} dynamics, joint_states at '
           f'{stats["state_rate_hz"]:g} Hz, {stats["cycles"]} cycles in {args.duration:g} s, '
-          f'load average {stats["load_average_1min_after"]:.2f}')
+          f'load average {stats["load_average_1min_after"]:.2f}, feeder (this process) '
+          f'{stats["feeder_cpu_percent"]:.0f} % of a core')
     print(f'  period p50 / p99 / max      {stats["period_p50_ms"]:.3f} / '
           f'{stats["period_p99_ms"]:.3f} / {stats["period_max_ms"]:.3f} ms')
     print(f'  jitter p99 (|period - T|)   {stats["jitter_p99_ms"]:.3f} ms')

@@ -230,18 +230,23 @@ def check_period(period):
 
 
 def _vector(value, n):
-    """Return a finite float (n,) array, or None."""
+    """Return a finite, C-contiguous float (n,) array, or None."""
     if value is None:
         return None
-    if type(value) is np.ndarray and value.dtype == np.float64:
+    if type(value) is np.ndarray and value.dtype == np.float64 and value.flags.c_contiguous:
         arr = value
-    else:
+    else:  # the dynamics kernels take C-contiguous float64 only (a strided view is copied)
         try:
-            arr = np.asarray(value, dtype=float)
+            arr = np.ascontiguousarray(value, dtype=float)
         except (TypeError, ValueError):
             return None
-    # A NaN or an infinity anywhere makes the sum non-finite (fast check).
-    if arr.shape != (n,) or not math.isfinite(arr.sum()):
+    if arr.shape != (n,):
+        return None
+    # A NaN or an infinity anywhere makes the sum non-finite (fast check); a
+    # non-finite sum of finite values (overflow) is told apart by the exact check.
+    with np.errstate(over='ignore'):
+        total = arr.sum()
+    if not math.isfinite(total) and not np.isfinite(arr).all():
         return None
     return arr
 

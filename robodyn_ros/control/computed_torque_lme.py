@@ -22,9 +22,19 @@ thesis: the LME broadcasts the estimate to the joint controllers, which
 update M and Q; the rest is computed torque).
 """
 
+import numpy as np
+
+from . import fast_lme, fast_step
+from .base import ControlStatus, Mode
 from .computed_torque import ComputedTorque
 from .filters import SEED003_REALTIME
 from .payload import PayloadEstimator, PayloadModel
+
+
+def _plain_n(arr, n):
+    """Tell whether an array is C-contiguous float64 of shape (n,)."""
+    return (type(arr) is np.ndarray and arr.dtype == np.float64 and arr.shape == (n,)
+            and arr.flags.c_contiguous)
 
 
 class ComputedTorqueLME(ComputedTorque):
@@ -77,11 +87,110 @@ class ComputedTorqueLME(ComputedTorque):
             forgetting=forgetting, bounds=mass_bounds, joints=estimator_joints,
             filter_coefficients=filter_coefficients)
         self.adapt = bool(adapt)
+        # Compiled computed torque with the payload model (fast_lme), and the whole
+        # normal sample as one compiled call (fast_step), when available.
+        self._fast = fast_lme.payload_functions(self.payload)
+        self._form_code = fast_lme.FORM_CODES[self.form]
+        self._fused = None
+        if self._fast is not None:
+            n = self.n
+            self._ct_scratch = np.zeros((5, n))
+            z = np.zeros(n)
+            fast_lme.ct_payload_torque(z, z, z, z, z, z, z, z, z, 0, 1.0, np.empty(n),
+                                       *self._fast, self._ct_scratch, np.empty(n))
+            if fast_step.AVAILABLE and self.estimator._fast is not None:
+                self._addresses = np.array(self._fast, dtype=np.intp)
+                self._no_tuner = (np.zeros((1, n)), np.zeros((1, 1)), np.zeros(1),
+                                  np.zeros((1, 1)), np.zeros(1), np.zeros((1, 1)),
+                                  np.zeros((n, 1)), np.zeros((n, 1, 1)), 1.0, 1.0,
+                                  np.zeros(1), np.zeros(1), np.zeros(1), 0, 0.0, 0.0, 0.0,
+                                  False, np.zeros(n), 0, np.zeros(n))
+                self._no_vsst = (np.zeros(0), np.zeros(n))
+                self._fused = fast_step.ct_lme_step
+                self._warm_fused()
 
     @property
     def mass(self):
         """Give the current payload estimate [kg] (float)."""
         return self.estimator.mass
+
+    def step(self, t, q, qd, reference):
+        """
+        Compute the torque for one sample.
+
+        As :meth:`Controller.step <robodyn_ros.control.base.Controller.step>`.
+        A normal sample (valid state and reference, filters running) runs as
+        one compiled call (:mod:`.fast_step`) when numba and the C kernels are
+        there; every other sample runs the Python code.
+
+        Parameters
+        ----------
+        t : float
+            Time [s].
+        q, qd : array_like or None
+            Measured positions and velocities, (n,) [rad, rad/s or m, m/s].
+        reference : JointReference or None
+            Desired state.
+
+        Returns
+        -------
+        tuple
+            ``(tau, status)``: torques (n,) [N m or N] and a ControlStatus.
+
+        """
+        fused = self._fused
+        if fused is None or self._restart or reference is None:
+            return super().step(t, q, qd, reference)
+        n = self.n
+        rq, rqd, rqdd = reference.q, reference.qd, reference.qdd
+        est = self.estimator
+        tuner = self._fused_tuner()
+        if (tuner is None or not (_plain_n(q, n) and _plain_n(qd, n) and _plain_n(rq, n)
+                                  and _plain_n(rqd, n) and _plain_n(rqdd, n))
+                or (self.adapt and est._count < 2)):
+            return super().step(t, q, qd, reference)
+        buf = est.sync_rls()
+        count = est._count + 1
+        tau, sat, e, u = np.empty(n), np.empty(n, dtype=bool), np.empty(n), np.empty(n)
+        code, updated = fused(
+            q, qd, rq, rqd, rqdd, self._last_tau, self.adapt, est._x, est._phi_c, est._g0v,
+            est._g1v, est._row_c, est._b_last, est._q_prev, count > est._settle + 2,
+            est.joints, buf, est._scratch, self.kp, self.kd, self.ki, self._integral,
+            self._form_code, self.period, self.torque_limit, self._addresses,
+            self._ct_scratch, *tuner, u, tau, sat, e)
+        if code == fast_step.BAD_INPUT:   # nothing changed: the Python code names the fault
+            return super().step(t, q, qd, reference)
+        if self.adapt:
+            est._count = count
+            if updated:
+                est.store_rls(buf)
+        self._e = e
+        self._fused_done(u)
+        if code == fast_step.BAD_TORQUE:
+            self._restart = True
+            return self._hold(q, qd, 'the control law produced a non-finite torque')
+        self._last_tau = tau
+        self._last_mode = Mode.SATURATED if code == fast_step.SATURATED else Mode.OK
+        return tau, ControlStatus(self._last_mode, '', sat, e)
+
+    def _warm_fused(self):
+        """Compile (or load) the compiled sample now, not in the first control step."""
+        n = self.n
+        est = self.estimator
+        z = np.zeros(n)
+        self._fused(z, z, z, z, z, z, True, np.zeros((est._phi_c.shape[0], 2 * n)),
+                    est._phi_c, est._g0v, est._g1v, est._row_c, est._b_last, np.zeros(n),
+                    False, est.joints, np.zeros(7), np.zeros((7, n)), z, z, z, np.zeros(n),
+                    0, self.period, self.torque_limit, self._addresses, np.zeros((5, n)),
+                    False, *self._no_tuner, *self._no_vsst, np.empty(n), np.empty(n),
+                    np.empty(n, dtype=bool), np.empty(n))
+
+    def _fused_tuner(self):
+        """Tuner arguments of the compiled sample, or None while it cannot run."""
+        return (False,) + self._no_tuner + self._no_vsst
+
+    def _fused_done(self, u):
+        """Take the tuner outputs of a compiled sample (none here)."""
 
     def _on_restart(self, t, q, qd):
         super()._on_restart(t, q, qd)
@@ -90,6 +199,15 @@ class ComputedTorqueLME(ComputedTorque):
     def _compute(self, t, q, qd, ref):
         if self.adapt:
             self.estimator.update(q, self._last_tau)
+        fast = self._fast
+        if fast is not None:   # step() hands over C-contiguous float64 arrays only
+            tau = np.empty(self.n)
+            e = np.empty(self.n)
+            fast_lme.ct_payload_torque(q, qd, ref.q, ref.qd, ref.qdd, self.kp, self.kd,
+                                       self.ki, self._integral, self._form_code,
+                                       self.estimator.mass, e, *fast, self._ct_scratch, tau)
+            self._e = e
+            return tau
         return super()._compute(t, q, qd, ref)
 
     def _inverse_dynamics(self, q, qd, qdd):

@@ -120,10 +120,28 @@ class MBVSST(ComputedTorqueLME):
         mask[list(range(self.n)) if vsst_joints is None else list(vsst_joints)] = True
         self.vsst_mask = mask
         self._u = np.zeros(self.n)
+        # For the compiled sample: the set-point's coefficients of q, qd, qdd
+        # (none: the position itself) and the relay's torque per joint.
+        tn = self.tuner
+        self._setpoint_p = (np.zeros(0) if tn.setpoint == 'position'
+                            else np.ascontiguousarray(tn.p[::-1], dtype=float))
+        self._vsst_gain = np.where(mask, self.torque_scale, 0.0)
 
     def _on_restart(self, t, q, qd):
         super()._on_restart(t, q, qd)
         self.tuner.restart()
+
+    def _fused_tuner(self):
+        tn = self.tuner
+        if not (tn.accelerated and tn._started):
+            return None
+        return (True, tn._z, tn._a, tn._b0, tn._m_id, tn._m_target, tn._m_em, tn.theta,
+                tn.cov, tn.forgetting, tn.initial_variance, tn._lower, tn._upper, tn._unit,
+                tn._ng, tn.small, tn.u_min, tn.u_max, tn.switched, tn.boundary, tn._iu,
+                tn.residual, self._setpoint_p, self._vsst_gain)
+
+    def _fused_done(self, u):
+        self._u = u
 
     def _compute(self, t, q, qd, ref):
         tau = super()._compute(t, q, qd, ref)

@@ -236,7 +236,7 @@ class VariableStructureSelfTuner:
         b = np.zeros(size)
         b[yo:yo + ky] = g1_y
         b[iy] = 1.0
-        self._a, self._b = a, b[:, None]
+        self._a, self._b, self._b0 = a, b[:, None], b
         ng, nf = self._ng, self._nf
         ident = [rows(f_cc, ou_cc, iu, ng), rows(f_cc, yo + oy_cc - 0, iy, nf)]
         emul = [rows(f_c, ou_c, iu, ng), rows(f_c, yo + oy_c, iy, nf)]
@@ -322,7 +322,7 @@ class VariableStructureSelfTuner:
         z = self._z
         if self.accelerated and self._started:
             u = fast_tuner.tuner_step(
-                z, self._a, self._b[:, 0], np.ascontiguousarray(y, dtype=float), self._m_id,
+                z, self._a, self._b0, np.ascontiguousarray(y, dtype=float), self._m_id,
                 self._m_target, self._m_em, self.theta, self.cov, self.forgetting,
                 self.initial_variance, self._lower, self._upper, self._unit, self._ng,
                 np.ascontiguousarray(w, dtype=float), self.small, self.u_min, self.u_max,

@@ -229,7 +229,22 @@ def module_source(module_name, specs, doc):
             methods.append(f'    {{"{s.py}{suffix}", (PyCFunction)(void (*)(void))py_{s.py}'
                            f'{suffix}, METH_FASTCALL | METH_KEYWORDS, "{text}"}},')
     table = '\n'.join(methods)
+    # The plain C functions' addresses, for callers that call them without the
+    # Python wrapper (ctypes, or numba-compiled code; see kernels.c_function).
+    addresses = '\n'.join(
+        f'    if (rd_add_address(addr, "{s.py}", (void *){s.cname}) < 0)\n        goto fail;'
+        for s in specs)
     return f"""
+static int rd_add_address(PyObject *dict, const char *name, void *fn)
+{{
+    PyObject *value = PyLong_FromVoidPtr(fn);
+    if (value == NULL)
+        return -1;
+    int r = PyDict_SetItemString(dict, name, value);
+    Py_DECREF(value);
+    return r;
+}}
+
 static PyMethodDef rd_methods[] = {{
 {table}
     {{NULL, NULL, 0, NULL}}
@@ -251,6 +266,17 @@ PyMODINIT_FUNC PyInit_{module_name}(void)
     Py_DECREF(numpy);
     if (rd_empty == NULL)
         return NULL;
-    return PyModule_Create(&rd_module);
+    PyObject *mod = PyModule_Create(&rd_module);
+    PyObject *addr = PyDict_New();
+    if (mod == NULL || addr == NULL)
+        goto fail;
+{addresses}
+    if (PyModule_AddObject(mod, "c_addresses", addr) < 0)
+        goto fail;
+    return mod;
+fail:
+    Py_XDECREF(addr);
+    Py_XDECREF(mod);
+    return NULL;
 }}
 """

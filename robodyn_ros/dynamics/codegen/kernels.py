@@ -77,6 +77,29 @@ class Kernels:
             setattr(self, name, getattr(module, name))
             setattr(self, name + '_batch', getattr(module, name + '_batch'))
 
+    def c_address(self, name):
+        """
+        Return the address of a single-state kernel's plain C function.
+
+        The function takes one ``const double *`` per input and the output
+        pointer last, and checks nothing: the caller must pass C-contiguous
+        float64 arrays of the kernel's sizes. For compiled code that calls it
+        through a pointer (see :mod:`robodyn_ros.control.fast_lme`). Valid
+        while this object (which holds the loaded module) lives.
+
+        Parameters
+        ----------
+        name : str
+            One of ``ENTRY_POINTS``.
+
+        Returns
+        -------
+        int
+            The address.
+
+        """
+        return int(self.module.c_addresses[name])
+
     def __repr__(self):
         return f'<Kernels {self.model.name} n={self.model.n} backend=c {self.path}>'
 
