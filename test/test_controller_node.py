@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 import rclpy
 from rclpy.parameter import Parameter
+from rclpy.serialization import serialize_message
 from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.dynamics import gravity_torques
@@ -95,7 +96,7 @@ def test_holds_the_first_position_against_gravity():
 
 
 def test_stale_and_nan_states_give_zero_torque_and_recover():
-    """Stale or NaN joint_states: zeros and a diagnostics ERROR; fresh data: running again."""
+    """Stale, NaN or corrupt joint_states: zeros and a diagnostics ERROR; then running again."""
     with RosGraph() as g:
         _node(g, state_timeout=0.3)
         probe = _Probe(g)
@@ -111,6 +112,16 @@ def test_stale_and_nan_states_give_zero_torque_and_recover():
         probe.publish_state(Q, count=40)
         assert probe.last_diag('running')
         assert np.any(np.array(probe.commands[-1].effort) != 0.0)
+        # A corrupt serialized message (cut short): zeros and the reason, then recovery.
+        good = serialize_message(JointState(name=NAMES, position=[float(x) for x in Q],
+                                            velocity=[0.0, 0.0, 0.0]))
+        for _ in range(30):
+            probe.states.publish(good[:len(good) - 20])
+            time.sleep(0.005)
+        assert probe.last_diag('unreadable message')
+        assert np.all(np.array(probe.commands[-1].effort) == 0.0)
+        probe.publish_state(Q, count=40)
+        assert probe.last_diag('running')
 
 
 def test_follows_a_planned_trajectory():

@@ -56,6 +56,7 @@ from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.qos import (DurabilityPolicy, qos_profile_system_default,
                        QoSProfile, ReliabilityPolicy)
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
 from trajectory_msgs.msg import JointTrajectory
@@ -63,6 +64,7 @@ from trajectory_msgs.msg import JointTrajectory
 from .controller_params import parameter_specs
 from .conversions import joint_state_msg, order_index, to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .joint_state_cdr import decode_joint_state, Float64ArrayEncoder, JointStateEncoder
 from .loop_timing import LoopTiming
 from .model_source import load_model
 from .params import declare
@@ -173,8 +175,10 @@ class ControllerNode(LifecycleNode):
             return TransitionCallbackReturn.FAILURE
         if v['velocity_source'] == 'difference':
             self._diff_cutoff = min(float(v['velocity_cutoff']), 0.45 * float(v['rate']))
-        # joint_states is taken by the control loop itself, newest first (no callback)
-        self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS)
+        # joint_states is taken by the control loop itself, newest first (no callback),
+        # serialized: the loop reads the fields it needs from the bytes (joint_state_cdr)
+        self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS, raw=True)
+        self._js_cache = {}
         self._subs = [
             self.create_subscription(JointTrajectory, 'planned_trajectory',
                                      self._on_trajectory, TRAJECTORY_QOS),
@@ -191,8 +195,9 @@ class ControllerNode(LifecycleNode):
         self._pub_est = self.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
         self._pubs = [p for p in (self._pub_js, self._pub_fc, self._pub_err, self._pub_mass,
                                   self._pub_est) if p is not None]
-        self._cmd_js = JointState(name=list(self.joint_names))
-        self._cmd_fc = Float64MultiArray()
+        # Torque messages are written serialized from templates (joint_state_cdr).
+        self._cmd_js = JointStateEncoder(self.joint_names)
+        self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
         self.timing = LoopTiming(self.period)
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
@@ -323,7 +328,15 @@ class ControllerNode(LifecycleNode):
         """Take the newest joint state, if one arrived since the last cycle."""
         newest = self._states.latest() if self._states is not None else None
         if newest is not None:
-            msg, received = newest
+            data, received = newest
+            try:
+                msg = decode_joint_state(data, self._js_cache)
+                if msg is None:   # not little-endian plain CDR: rclpy reads it
+                    msg = deserialize_message(data, JointState)
+            except Exception as exc:  # a corrupt message is a bad state, not a crash
+                self._state_problem = f'joint_states: unreadable message ({exc})'
+                self._q = None
+                return
             self._on_joint_states(msg)
             if not self._state_problem:  # its age counts from its arrival
                 self._state_time = time.monotonic() - max(0.0, time.time() - received)
@@ -418,14 +431,10 @@ class ControllerNode(LifecycleNode):
 
     def _publish_torque(self, tau, now=None):
         if self._pub_js is not None:
-            msg = self._cmd_js
-            msg.header.stamp = (now or self.get_clock().now()).to_msg()
-            msg.effort = tau.tolist()
-            self._pub_js.publish(msg)
+            stamp = (now or self.get_clock().now()).nanoseconds
+            self._pub_js.publish(self._cmd_js.encode(stamp, tau))
         if self._pub_fc is not None:
-            msg = self._cmd_fc
-            msg.data = tau.tolist()
-            self._pub_fc.publish(msg)
+            self._pub_fc.publish(self._cmd_fc.encode(tau))
 
     def _publish_status(self, status, tau, now):
         stamp = now.to_msg()

@@ -1,0 +1,118 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Direct CDR reading and writing agrees with rclpy's serialization."""
+
+import numpy as np
+import pytest
+from rclpy.serialization import deserialize_message, serialize_message
+from robodyn_ros.nodes.joint_state_cdr import (decode_joint_state, Float64ArrayEncoder,
+                                               JointStateEncoder)
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+
+
+def _random_state(rng):
+    n = int(rng.integers(0, 9))
+    names = [''.join(rng.choice(list('abcxyz_019é'), int(rng.integers(1, 12))))
+             for _ in range(n)]
+    msg = JointState(name=names)
+    msg.header.stamp.sec = int(rng.integers(0, 2**31 - 1))
+    msg.header.stamp.nanosec = int(rng.integers(0, 10**9))
+    msg.header.frame_id = ''.join(rng.choice(list('base_link'), int(rng.integers(0, 10))))
+    for field in ('position', 'velocity', 'effort'):
+        if rng.random() < 0.8:
+            setattr(msg, field, rng.normal(size=n).tolist())
+    return msg
+
+
+def test_decode_matches_rclpy_on_random_messages():
+    """Names, positions, velocities, efforts and stamp of 500 random messages."""
+    rng = np.random.default_rng(0)
+    cache = {}
+    for _ in range(500):
+        msg = _random_state(rng)
+        view = decode_joint_state(serialize_message(msg), cache)
+        assert view.name == list(msg.name)
+        for field in ('position', 'velocity', 'effort'):
+            assert np.array_equal(getattr(view, field), np.asarray(getattr(msg, field), float))
+        stamp = msg.header.stamp
+        assert view.stamp_ns == stamp.sec * 1_000_000_000 + stamp.nanosec
+
+
+def test_name_cache_returns_the_same_list_until_names_change():
+    """Unchanged names are not decoded again; changed ones are."""
+    cache = {}
+    a = serialize_message(JointState(name=['j1', 'j2'], position=[1.0, 2.0]))
+    b = serialize_message(JointState(name=['j1', 'j2'], position=[3.0, 4.0]))
+    c = serialize_message(JointState(name=['j2', 'j1'], position=[3.0, 4.0]))
+    va, vb, vc = (decode_joint_state(x, cache) for x in (a, b, c))
+    assert va.name is vb.name and vc.name == ['j2', 'j1']
+    assert vb.position.tolist() == [3.0, 4.0]
+
+
+@pytest.mark.parametrize('names', [['a'], ['shoulder_pan_joint', 'b', 'cd', 'efg'],
+                                   [f'joint_{k}' for k in range(7)], []])
+def test_encoders_give_what_rclpy_reads(names):
+    """Encoded effort messages deserialize to the intended messages (odd name lengths too)."""
+    enc = JointStateEncoder(names, frame_id='base')
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        effort = rng.normal(size=len(names))
+        stamp = int(rng.integers(0, 2**31 - 1)) * 1_000_000_000 + int(rng.integers(0, 10**9))
+        msg = deserialize_message(enc.encode(stamp, effort), JointState)
+        assert list(msg.name) == names and msg.header.frame_id == 'base'
+        assert np.array_equal(np.asarray(msg.effort), effort)
+        assert len(msg.position) == 0 and len(msg.velocity) == 0
+        assert msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec == stamp
+    arr = Float64ArrayEncoder(len(names))
+    values = rng.normal(size=len(names))
+    out = deserialize_message(arr.encode(values), Float64MultiArray)
+    assert np.array_equal(np.asarray(out.data), values) and len(out.layout.dim) == 0
+
+
+def test_encoded_bytes_equal_rclpy_bytes_up_to_padding():
+    """Byte for byte, except the padding that rclpy leaves unset."""
+    names = ['a', 'bcd', 'efghi']
+    enc = JointStateEncoder(names)
+    ours = enc.encode(5_000_000_007, [1.0, 2.0, 3.0])
+    msg = JointState(name=names, effort=[1.0, 2.0, 3.0])
+    msg.header.stamp.sec, msg.header.stamp.nanosec = 5, 7
+    theirs = serialize_message(msg)
+    assert len(theirs) >= len(ours)
+    pad = {i for i in range(len(ours)) if ours[i] != theirs[i]}
+    # The padding of this layout: after the empty frame_id (3 bytes), after
+    # 'a' (2) and 'efghi' (2), and before the first double (4).
+    assert pad <= {17, 18, 19, 30, 31, 50, 51, 64, 65, 66, 67}
+    assert all(ours[i] == 0 for i in pad)
+
+
+@pytest.mark.parametrize('cut', [5, 13, 20, 30, 45])
+def test_truncated_or_corrupt_data_raises_value_error(cut):
+    """A cut or corrupted message is a clear ValueError, never a crash or garbage."""
+    data = serialize_message(JointState(name=['j1', 'j2'], position=[1.0, 2.0],
+                                        velocity=[0.5, 0.25]))
+    with pytest.raises(ValueError):
+        decode_joint_state(data[:cut])
+    bad = bytearray(data)
+    bad[20:24] = (10**9).to_bytes(4, 'little')   # absurd name count
+    with pytest.raises(ValueError):
+        decode_joint_state(bytes(bad))
+
+
+def test_other_encodings_are_left_to_rclpy():
+    """Big-endian or XCDR2 data is not read here (None)."""
+    data = serialize_message(JointState(name=['j1'], position=[1.0]))
+    assert decode_joint_state(b'\x00\x00\x00\x00' + data[4:]) is None
+    assert decode_joint_state(b'\x00\x07\x00\x00' + data[4:]) is None
