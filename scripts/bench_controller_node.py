@@ -78,6 +78,7 @@ def main(argv=None):
     from robodyn_ros.model import load_robot
     from robodyn_ros.nodes.controller_node import TRAJECTORY_QOS
     from robodyn_ros.nodes.conversions import trajectory_msg
+    from robodyn_ros.nodes.joint_state_cdr import JointStateEncoder
     from sensor_msgs.msg import JointState
     from trajectory_msgs.msg import JointTrajectory
 
@@ -102,12 +103,12 @@ def main(argv=None):
     names = model.joint_names
 
     stop = threading.Event()
-    msg = JointState(name=names)
+    enc = JointStateEncoder(names, fields=('position', 'velocity'))
     tpub.publish(trajectory_msg(names, times, q, qd, qdd))
 
     def feed():
-        # A plain thread with absolute deadlines and one reused message: the
-        # feeder must take as little of the two cores as it can, since it
+        # A plain thread with absolute deadlines publishing serialized messages:
+        # the feeder must take as little of the two cores as it can, since it
         # shares them with the node it measures (an rclpy timer and executor
         # cost several hundred microseconds per tick).
         period = 1.0 / (args.state_rate or args.rate)
@@ -117,9 +118,8 @@ def main(argv=None):
             if delay > 0.0 and stop.wait(delay):
                 break
             qs, qds, _ = traj.sample(time.monotonic() - start)
-            msg.position = (qs + rng.normal(0, 1e-4, model.n)).tolist()
-            msg.velocity = (qds + rng.normal(0, 1e-3, model.n)).tolist()
-            pub.publish(msg)
+            pub.publish(enc.encode(time.time_ns(), qs + rng.normal(0, 1e-4, model.n),
+                                   qds + rng.normal(0, 1e-3, model.n)))
             deadline += period
             if time.monotonic() - deadline > period:   # fell behind: keep the phase
                 deadline += period * int((time.monotonic() - deadline) / period)

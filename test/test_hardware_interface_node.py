@@ -29,6 +29,7 @@ import pytest
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.node import Node
 from rclpy.parameter import Parameter
+from rclpy.serialization import serialize_message
 from robodyn_ros.nodes.hardware_interface_node import HardwareInterfaceNode
 from robodyn_ros.nodes.params import ParameterValidationError
 from ros_helpers import RosGraph
@@ -71,7 +72,7 @@ class Client:
 
 @pytest.mark.parametrize('transport', ['pty', 'udp'])
 def test_lifecycle_topics_and_safety(transport):
-    """Configure, activate, command by name, NaN gives zero, deactivate, cleanup."""
+    """Configure, activate, command by name, NaN or corrupt gives zero, deactivate, cleanup."""
     with sim_board('--q0', '0', '-1.2', '0.3', transport=transport) as board, \
             RosGraph() as graph:
         node = graph.add(HardwareInterfaceNode(context=graph.context,
@@ -98,6 +99,14 @@ def test_lifecycle_topics_and_safety(transport):
         assert wait_until(lambda: board.status()['command'] == [0.0, 0.0, 0.0], 5.0)
         client.command(['joint1', 'joint9'], [0.0, 0.0])
         assert wait_until(lambda: client.diagnosed('lacks joints'), 10.0)
+        # A corrupt serialized command (cut short) is refused and named, never applied.
+        good = serialize_message(JointState(name=['joint1', 'joint2', 'joint3'],
+                                            effort=[0.3, 0.3, 0.3]))
+        for _ in range(20):
+            client.pub.publish(good[:len(good) - 12])
+            wait_until(lambda: False, 0.01)
+        assert wait_until(lambda: client.diagnosed('unreadable message'), 10.0)
+        assert board.status()['command'] == [0.0, 0.0, 0.0]
         assert node.trigger_deactivate() == SUCCESS
         assert not board.status()['enabled']
         assert node.trigger_cleanup() == SUCCESS

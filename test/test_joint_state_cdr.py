@@ -116,3 +116,18 @@ def test_other_encodings_are_left_to_rclpy():
     data = serialize_message(JointState(name=['j1'], position=[1.0]))
     assert decode_joint_state(b'\x00\x00\x00\x00' + data[4:]) is None
     assert decode_joint_state(b'\x00\x07\x00\x00' + data[4:]) is None
+
+
+def test_encoder_with_several_fields():
+    """Positions, velocities and efforts in message order; unknown fields are refused."""
+    names = ['j1', 'joint_2', 'x']
+    enc = JointStateEncoder(names, fields=('position', 'velocity', 'effort'))
+    q, qd, tau = np.arange(3.0), -np.arange(3.0), np.array([0.5, 1.5, 2.5])
+    msg = deserialize_message(enc.encode(1_500_000_000, q, qd, tau), JointState)
+    assert list(msg.position) == q.tolist() and list(msg.velocity) == qd.tolist()
+    assert list(msg.effort) == tau.tolist()
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (1, 500_000_000)
+    view = decode_joint_state(JointStateEncoder(names, fields=('velocity',)).encode(0, qd))
+    assert view.position.size == 0 and view.velocity.tolist() == qd.tolist()
+    with pytest.raises(ValueError):
+        JointStateEncoder(names, fields=('torque',))

@@ -46,6 +46,7 @@ measured first (``idle_reference: hold_position``) or gives the gravity hold
 """
 
 from array import array
+import gc
 import json
 import math
 import threading
@@ -210,6 +211,11 @@ class ControllerNode(LifecycleNode):
         self.controller.fault('activating')
         self._idle = None
         self._active = True
+        # Everything built so far (model, kernels, rclpy) lives as long as the
+        # process: keep it out of the garbage collector's full passes, which
+        # otherwise stop the control loop for tens of milliseconds now and then.
+        gc.collect()
+        gc.freeze()
         if self.values['loop'] == 'timer':
             self._timer = self.create_timer(self.period, self._control_step)
         else:

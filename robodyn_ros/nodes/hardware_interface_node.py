@@ -36,21 +36,20 @@ takes the newest one at each board cycle, see :mod:`.sampled`),
 :class:`robodyn_ros.hardware.interface.HardwareInterface`.
 """
 
-from array import array
 import math
 import sys
 import time
-
-import numpy as np
 
 from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 
 from .conversions import order_index
 from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .joint_state_cdr import decode_joint_state, JointStateEncoder
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
 from .runner import run_node
@@ -145,7 +144,8 @@ class HardwareInterfaceNode(LifecycleNode):
         self._hw = None
         self._names = ()
         self._state_pub = None
-        self._state_msg = None
+        self._state_enc = None
+        self._cmd_cache = {}
         self._cmd_sub = None
         self._diag_timer = None
         super().__init__(NODE_NAME, **kwargs)
@@ -184,20 +184,28 @@ class HardwareInterfaceNode(LifecycleNode):
         pub = self._state_pub
         if pub is None or not self.context.ok():
             return  # shutting down: the link side still switches the outputs off
-        msg = self._state_msg  # reused; float64 arrays take rclpy's fast path
-        if msg is None or len(msg.name) != len(self._names):
-            msg = self._state_msg = JointState(name=list(self._names))
-        msg.header.stamp = self.get_clock().now().to_msg()
-        msg.position = array('d', np.asarray(sample.position, dtype=float).tobytes())
-        msg.velocity = array('d', np.asarray(sample.velocity, dtype=float).tobytes())
-        msg.effort = array('d', np.asarray(sample.effort, dtype=float).tobytes())
-        pub.publish(msg)
+        enc = self._state_enc  # written serialized from a template (joint_state_cdr)
+        if enc is None or enc.n != len(self._names):
+            enc = self._state_enc = JointStateEncoder(
+                self._names, fields=('position', 'velocity', 'effort'))
+        pub.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
+                               sample.velocity, sample.effort))
 
     def _poll_commands(self):
         newest = self._cmd_sub.latest() if self._cmd_sub is not None else None
         if newest is not None:
-            msg, received = newest
-            self._on_command(msg, time.monotonic() - max(0.0, time.time() - received))
+            data, received = newest
+            now = time.monotonic() - max(0.0, time.time() - received)
+            try:
+                msg = decode_joint_state(data, self._cmd_cache)
+                if msg is None:   # not little-endian plain CDR: rclpy reads it
+                    msg = deserialize_message(data, JointState)
+            except Exception as exc:  # a corrupt command is refused, never applied
+                if self._hw is not None:
+                    self._hw.commands.reject(f'joint_commands: unreadable message ({exc})',
+                                             now)
+                return
+            self._on_command(msg, now)
 
     def _on_command(self, msg, now=None):
         hw = self._hw
@@ -273,7 +281,7 @@ class HardwareInterfaceNode(LifecycleNode):
             self.get_logger().warning(f'joint {name!r} has no torque constant: driven as a '
                                       'unit torque axis (1 N m/A)')
         # joint_commands is taken by the I/O loop at each board cycle (no callback)
-        self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS)
+        self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS, raw=True)
         self._hw.command_source = self._poll_commands
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
         fw = '.'.join(map(str, identity.firmware))

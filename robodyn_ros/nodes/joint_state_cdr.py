@@ -170,7 +170,7 @@ class _Writer:
 
 class JointStateEncoder:
     """
-    Serialized ``sensor_msgs/JointState`` with fixed names and efforts only.
+    Serialized ``sensor_msgs/JointState`` with fixed names and chosen fields.
 
     Parameters
     ----------
@@ -178,34 +178,43 @@ class JointStateEncoder:
         Joint names.
     frame_id : str
         Header frame.
+    fields : sequence of str
+        The filled fields, in message order, from ``'position'``,
+        ``'velocity'``, ``'effort'``; the others are sent empty.
 
     """
 
-    def __init__(self, names, frame_id=''):
+    FIELDS = ('position', 'velocity', 'effort')
+
+    def __init__(self, names, frame_id='', fields=('effort',)):
+        unknown = set(fields) - set(self.FIELDS)
+        if unknown:
+            raise ValueError(f'unknown JointState fields {sorted(unknown)}')
+        n = len(names)
         w = _Writer()
         w.buf += _STAMP.pack(0, 0)
         w.string(frame_id)
-        w.u32(len(names))
+        w.u32(n)
         for name in names:
             w.string(name)
-        w.doubles_slot(0)                   # position
-        w.doubles_slot(0)                   # velocity
-        self._offset = w.doubles_slot(len(names))
+        offsets = [w.doubles_slot(n if f in fields else 0) for f in self.FIELDS]
         self._buf = w.buf
-        self._view = np.frombuffer(self._buf, dtype='<f8', count=len(names),
-                                   offset=self._offset)
-        self.n = len(names)
+        self._views = [np.frombuffer(self._buf, dtype='<f8', count=n, offset=off)
+                       for f, off in zip(self.FIELDS, offsets) if f in fields]
+        self.fields = tuple(f for f in self.FIELDS if f in fields)
+        self.n = n
 
-    def encode(self, stamp_ns, effort):
+    def encode(self, stamp_ns, *values):
         """
-        Serialize a stamp and the efforts.
+        Serialize a stamp and the values of the fields.
 
         Parameters
         ----------
         stamp_ns : int
             Header stamp [ns].
-        effort : array_like
-            (n,) efforts [N m or N].
+        *values : array_like
+            (n,) values of each field in :attr:`fields` order [rad, rad/s,
+            N m or m, m/s, N].
 
         Returns
         -------
@@ -215,7 +224,8 @@ class JointStateEncoder:
         """
         sec, nsec = divmod(int(stamp_ns), 1_000_000_000)
         _STAMP.pack_into(self._buf, 4, sec, nsec)
-        self._view[:] = effort
+        for view, value in zip(self._views, values):
+            view[:] = value
         return bytes(self._buf)
 
 
