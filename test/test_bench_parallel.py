@@ -14,6 +14,8 @@
 
 """``robodyn bench parallel`` sections on tiny inputs: they run and report (no timing asserted)."""
 
+import multiprocessing
+
 from robodyn_ros.bench import parallel
 from robodyn_ros.bench.parallel_report import format_parallel
 from robodyn_ros.nodes.dynamics_roundtrip import (chunk_round_trips, planner_plan_times,
@@ -25,6 +27,8 @@ def test_sections_run_and_format():
     res = {'settings': {'batch_states': 2000, 'repeat': 1, 'cpus': 2, 'load_before': None,
                         'load_after': None}}
     res['batch'] = [parallel.batch_section('puma560', 2000, 1)]
+    assert res['batch'][0]['ratios']['speedup_processes'] > 0.0
+    assert multiprocessing.active_children() == []   # the reference processes are gone
     res['task_graph'] = parallel.task_graph_section('ma3000', 1, 20)
     res['rows'] = parallel.rows_section('ma3000', 3, 50, 1)
     res['prediction'] = parallel.prediction_section(0.05, 1)

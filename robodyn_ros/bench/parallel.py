@@ -20,7 +20,9 @@ In one run, interleaved where compared, medians over repeats:
 * batch partitioning: ``parallel_inverse_dynamics`` over 1 and 2 threads
   against Pinocchio's ``rneaInParallel`` at the same thread counts, with the
   machine reference of :mod:`robodyn_ros.bench.dynamics` (sha256 over 1 and
-  2 threads);
+  2 threads) and the same C kernel split over 1 and 2 processes
+  (:mod:`robodyn_ros.bench.kernel_processes`: what the machine gives this work
+  without threads);
 * the service over DDS: round trips of requests (10, 100, 1,000 points) to a
   ``parallel_dynamics`` process, the same with 2 worker processes, and one
   chunk straight to a worker (the cost per chunk);
@@ -37,8 +39,13 @@ import time
 import numpy as np
 
 from .dynamics import _hash_rows, _inputs, _load, _ref_key
+from .kernel_processes import KernelProcesses
 from .timing import time_calls
 from ..model import load_robot
+
+
+def _process_key(processes):
+    return f'machine reference: the same kernel in {processes} process(es), no threads'
 
 
 def batch_section(robot, count, repeat):
@@ -83,9 +90,17 @@ def batch_section(robot, count, repeat):
     runners = {t: BatchRunner(t) for t in (1, 2)}
     for t, runner in runners.items():
         funcs[_ref_key(count, t)] = lambda r=runner: r.run(_hash_rows, (data,), None)
-    res = time_calls(funcs, repeat)
-    for runner in runners.values():
-        runner.close()
+    groups = {}
+    try:
+        for t in (1, 2):
+            groups[t] = KernelProcesses(robot, count, 2, t)
+            funcs[_process_key(t)] = groups[t].run
+        res = time_calls(funcs, repeat)
+    finally:
+        for group in groups.values():
+            group.close()
+        for runner in runners.values():
+            runner.close()
     med = {k: v['median'] for k, v in res.items()}
     ratios = {
         'throughput_vs_pinocchio_1': med['pinocchio rneaInParallel, 1 thread(s)']
@@ -95,7 +110,8 @@ def batch_section(robot, count, repeat):
         'speedup_ours': med['ours, 1 thread(s)'] / med['ours, 2 thread(s)'],
         'speedup_pinocchio': med['pinocchio rneaInParallel, 1 thread(s)']
         / med['pinocchio rneaInParallel, 2 thread(s)'],
-        'speedup_machine': med[_ref_key(count, 1)] / med[_ref_key(count, 2)]}
+        'speedup_machine': med[_ref_key(count, 1)] / med[_ref_key(count, 2)],
+        'speedup_processes': med[_process_key(1)] / med[_process_key(2)]}
     return {'robot': robot, 'states': count,
             'times': {k: {'median': v['median'], 'min': v['min']} for k, v in res.items()},
             'ratios': ratios}
