@@ -26,7 +26,9 @@ a round is from the go to the last process's answer. No GIL, no shared
 address space: what it shows is what the machine allows for this work.
 """
 
-import multiprocessing
+import os
+import subprocess
+import sys
 
 import numpy as np
 
@@ -36,17 +38,20 @@ from ..dynamics.codegen.threads import row_ranges
 from ..model import load_robot
 
 
-def _worker(conn, robot, count, seed, index, parts):
+def _worker(robot, count, seed, index, parts):
+    """Hold the batch; compute this process's rows at each ``go`` line on stdin."""
     model = load_robot(robot)
     q, qd, qdd = _inputs(model, count, np.random.default_rng(seed))
     kernel = kernels(model).inverse_dynamics_rigid_batch
     out = np.empty_like(q)
     start, stop = row_ranges(count, parts)[index]
     kernel(q, qd, qdd, out, start, stop)    # warm
-    conn.send('ready')
-    while conn.recv() == 'go':
+    print('ready', flush=True)
+    for line in sys.stdin:
+        if line.strip() != 'go':
+            break
         kernel(q, qd, qdd, out, start, stop)
-        conn.send('done')
+        print('done', flush=True)
 
 
 class KernelProcesses:
@@ -63,25 +68,22 @@ class KernelProcesses:
         Seed of the states.
     processes : int
         Number of processes k.
-    timeout : float
-        Start-up time allowed [s].
 
     """
 
-    def __init__(self, robot, count, seed, processes, timeout=120.0):
-        ctx = multiprocessing.get_context('spawn')   # no fork of a threaded parent
-        self._conns, self._procs = [], []
+    def __init__(self, robot, count, seed, processes):
+        self._procs = []
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env['PYTHONPATH'] = root + os.pathsep + env.get('PYTHONPATH', '')
         try:
             for i in range(processes):
-                parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_worker, args=(child, robot, count, seed, i,
-                                                         processes), daemon=True)
-                proc.start()
-                child.close()
-                self._conns.append(parent)
-                self._procs.append(proc)
-            for conn in self._conns:
-                if not conn.poll(timeout) or conn.recv() != 'ready':
+                self._procs.append(subprocess.Popen(
+                    [sys.executable, '-m', __name__, robot, str(count), str(seed), str(i),
+                     str(processes)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    text=True, env=env))
+            for proc in self._procs:
+                if proc.stdout.readline().strip() != 'ready':
                     raise RuntimeError('a reference process did not start')
         except BaseException:
             self.close()
@@ -89,26 +91,36 @@ class KernelProcesses:
 
     def run(self):
         """Compute the batch once, split over the processes (returns when all are done)."""
-        for conn in self._conns:
-            conn.send('go')
-        for conn in self._conns:
-            conn.recv()
+        for proc in self._procs:
+            proc.stdin.write('go\n')
+            proc.stdin.flush()
+        for proc in self._procs:
+            if proc.stdout.readline().strip() != 'done':
+                raise RuntimeError('a reference process stopped')
 
     def close(self):
         """Stop the processes."""
-        for conn in self._conns:
+        for proc in self._procs:
             try:
-                conn.send('stop')
+                proc.stdin.close()
             except OSError:
                 pass
         for proc in self._procs:
-            proc.join(timeout=10.0)
-            if proc.is_alive():
+            try:
+                proc.wait(timeout=10.0)
+            except subprocess.TimeoutExpired:
                 proc.kill()
-        self._conns, self._procs = [], []
+                proc.wait()
+            proc.stdout.close()
+        self._procs = []
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+if __name__ == '__main__':
+    _worker(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]),
+            int(sys.argv[5]))
