@@ -165,3 +165,24 @@ def test_output_may_alias_an_input():
     alias = qdd.copy()
     k.inverse_dynamics(q, qd, alias, out=alias)
     assert np.array_equal(alias, ref)
+
+
+@pytest.mark.parametrize('rows, threads, min_rows', [(100_000, 2, 500), (1000, 2, 500),
+                                                     (7, 3, 1), (0, 2, 500), (12_345, 4, 100)])
+def test_guided_ranges_cover_every_row_once_large_first(rows, threads, min_rows):
+    """Guided scheduling: contiguous, complete, shrinking ranges; only the last may be small."""
+    from robodyn_ros.dynamics.codegen.threads import _GuidedRanges
+    g = _GuidedRanges(rows, threads, min_rows)
+    ranges = []
+    while (got := g.take()) is not None:
+        ranges.append(got)
+    if rows == 0:
+        assert ranges == []
+        return
+    assert [a for a, _ in ranges] == [0] + [b for _, b in ranges[:-1]]
+    assert ranges[-1][1] == rows
+    sizes = [b - a for a, b in ranges]
+    assert sizes == sorted(sizes, reverse=True)
+    assert all(s >= min_rows for s in sizes[:-1])
+    if rows >= 100_000:
+        assert len(ranges) < 40   # few ranges: little Python per row

@@ -257,3 +257,23 @@ def test_build_without_numpy_headers(monkeypatch, tmp_path):
         plain.gravity(np.zeros(6)[::2])
     with pytest.raises(ValueError, match='float64'):
         plain.gravity(np.zeros(3, dtype=np.float32))
+
+
+@pytest.mark.parametrize('name, nin', [('inverse_dynamics', 3), ('inverse_dynamics_rigid', 3),
+                                       ('gravity', 1), ('mass_matrix', 1),
+                                       ('forward_dynamics', 3)])
+def test_batch_kernels_refuse_non_finite_rows(ur5, name, nin):
+    """A NaN or inf in any input names the first bad row (absolute index), in any range."""
+    k = ur5[1]
+    rng = np.random.default_rng(4)
+    arrays = [rng.normal(size=(40, 6)) for _ in range(nin)]
+    fn = getattr(k, name + '_batch')
+    fn(*arrays)  # all finite: no error
+    for which, row, value in ((0, 7, np.nan), (nin - 1, 31, np.inf), (nin // 2, 39, -np.inf)):
+        bad = [a.copy() for a in arrays]
+        bad[which][row, 3] = value
+        with pytest.raises(ValueError, match=f'row {row} has a NaN'):
+            fn(*bad)
+        with pytest.raises(ValueError, match=f'row {row} has a NaN'):
+            fn(*bad, None, row, 40)
+        fn(*bad, None, 0, row)   # the rows before it are fine

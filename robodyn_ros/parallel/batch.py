@@ -65,28 +65,20 @@ def runner(threads):
 
 def _run(func, arrays, out, threads, recheck):
     """
-    Run a batch kernel over the runner's threads, checking the inputs piecewise.
+    Run a batch kernel over the runner's threads; inputs are checked while it runs.
 
-    Each thread checks its own rows for NaN and inf (a finite sum proves them
-    finite) before it runs the kernel on them, so the check is split over the
-    threads like the work. If any piece fails, ``recheck()`` runs the exact
-    serial check, which raises the error naming the row and joint (or passes,
-    when only the sum overflowed).
+    The C kernels check every input row for NaN and inf inside their loop
+    (split over the threads like the work) and raise ``ValueError``; then
+    ``recheck()`` runs the exact check, which raises the error naming the
+    row and joint. (The numpy kernels raise :class:`InputError` themselves.)
     """
     if len(arrays[0]) == 0:
         return out
-    flagged = []
-
-    def checked(*args):
-        start, stop = args[-2], args[-1]
-        if not all(np.isfinite(a[start:stop].sum()) for a in args[:-3]):
-            flagged.append(start)
-        func(*args)
-
-    runner(threads).run(checked, arrays, out)
-    if flagged:
+    try:
+        return runner(threads).run(func, arrays, out)
+    except ValueError:
         recheck()
-    return out
+        raise
 
 
 def parallel_inverse_dynamics(model, q, qd, qdd, threads=1, friction=True, backend=None):

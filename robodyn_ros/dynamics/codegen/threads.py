@@ -20,6 +20,7 @@ public API on the same ``start, stop`` row ranges.
 """
 
 from concurrent.futures import ThreadPoolExecutor
+import threading
 
 import numpy as np
 
@@ -45,28 +46,51 @@ def row_ranges(rows, parts):
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:])]
 
 
+class _GuidedRanges:
+    """
+    Hand out row ranges that shrink as the batch runs out (guided scheduling).
+
+    Each range is the remaining rows over twice the thread count, at least
+    ``min_rows``: large ranges first (little overhead), small ones at the
+    end, so that the threads finish within a small range of each other even
+    when one of them ran slower.
+    """
+
+    def __init__(self, rows, threads, min_rows):
+        self._next, self._rows = 0, rows
+        self._div, self._min = 2 * threads, min_rows
+        self._lock = threading.Lock()
+
+    def take(self):
+        with self._lock:
+            start = self._next
+            if start >= self._rows:
+                return None
+            size = max(self._min, (self._rows - start) // self._div)
+            self._next = stop = min(self._rows, start + size)
+        return start, stop
+
+
 class BatchRunner:
     """
     A persistent pool of threads that runs a batch kernel over row ranges.
 
-    The batch is cut into a few ranges per thread, handed out one at a time
-    (a shared iterator), so a thread whose core is busy with another process
-    does less of the work instead of holding up the end of the batch.
+    The threads take row ranges one at a time, large first and smaller as
+    the batch runs out (guided scheduling), so a thread whose core is busy
+    with another process does less of the work instead of holding up the
+    end of the batch.
 
     Parameters
     ----------
     threads : int
         Number of threads (1 runs in the calling thread).
-    ranges_per_thread : int
-        Ranges per thread.
     min_rows : int
         Smallest range worth handing out.
 
     """
 
-    def __init__(self, threads, ranges_per_thread=16, min_rows=500):
+    def __init__(self, threads, min_rows=500):
         self.threads = max(1, int(threads))
-        self.ranges_per_thread = max(1, int(ranges_per_thread))
         self.min_rows = max(1, int(min_rows))
         # The calling thread works too.
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
@@ -94,13 +118,14 @@ class BatchRunner:
         if self._pool is None:
             func(*arrays, out, 0, rows)
             return out
-        parts = min(self.threads * self.ranges_per_thread, max(1, rows // self.min_rows))
-        ranges = iter(row_ranges(rows, max(parts, 1)))
+        take = _GuidedRanges(rows, self.threads, self.min_rows).take
 
         def work():
-            # next() on a list iterator is atomic under the GIL: each range runs once.
-            for start, stop in ranges:
-                func(*arrays, out, start, stop)
+            while True:
+                got = take()
+                if got is None:
+                    return
+                func(*arrays, out, got[0], got[1])
 
         futures = [self._pool.submit(work) for _ in range(self.threads - 1)]
         try:
