@@ -64,3 +64,15 @@ def test_sections_run_and_format():
     for needle in ('>= 2x', '>= 1.8x', 'levels (modelled)', 'Table 7.1', 'seed 000', 'p50',
                    'efforts from the service'):
         assert needle in text, needle
+
+
+def test_cli_runs_only_the_chosen_section(capsys):
+    """``--only batch --repeat 1`` runs the batch section alone; a bad repeat count exits 2."""
+    import json
+    from robodyn_ros.cli.main import main
+    assert main(['bench', 'parallel', '--only', 'batch', '--states', '2000', '--repeat', '1',
+                 '--json']) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert set(res) == {'settings', 'batch'} and res['settings']['repeat'] == 1
+    assert [b['robot'] for b in res['batch']] == ['puma560', 'ur5']
+    assert main(['bench', 'parallel', '--only', 'batch', '--repeat', '0']) == 2

@@ -299,9 +299,12 @@ def prediction_section(duration, repeat):
             'c_kernel_per_sample': c_kernel}
 
 
-def run(quick=False, states=None):
+SECTIONS = ('batch', 'service', 'task_graph', 'rows', 'prediction')
+
+
+def run(quick=False, states=None, sections=SECTIONS, repeat=None):
     """
-    Run the whole bench.
+    Run the bench (every section, or some).
 
     Parameters
     ----------
@@ -309,23 +312,33 @@ def run(quick=False, states=None):
         Smaller batches, fewer repeats.
     states : int, optional
         Batch size of the batch section (default 100000; 20000 when quick).
+    sections : sequence of str
+        Sections to run, from :data:`SECTIONS`.
+    repeat : int, optional
+        Rounds of the batch section (default 11; 3 when quick).
 
     Returns
     -------
     dict
-        Every section, settings and load averages.
+        The sections run, settings and load averages.
 
     """
     count = int(states) if states else (20_000 if quick else 100_000)
-    repeat = 3 if quick else 11
+    repeat = int(repeat) if repeat else (3 if quick else 11)
     out = {'settings': {'batch_states': count, 'repeat': repeat, 'cpus': os.cpu_count(),
                         'load_before': _load()}}
-    out['batch'] = [batch_section(r, count, repeat) for r in ('puma560', 'ur5')]
-    out['service'] = service_section('puma560', 20 if quick else 200, quick)
-    out['task_graph'] = task_graph_section('stanford', 5 if quick else 30,
-                                           2000 if quick else 20000)
-    out['rows'] = (rows_section('ma3000', 100 if quick else 500, count, 1 if quick else 3)
-                   + rows_section('puma560', 100 if quick else 500, count, 1 if quick else 3))
-    out['prediction'] = prediction_section(2.0, 1 if quick else 5)
+    if 'batch' in sections:
+        out['batch'] = [batch_section(r, count, repeat) for r in ('puma560', 'ur5')]
+    if 'service' in sections:
+        out['service'] = service_section('puma560', 20 if quick else 200, quick)
+    if 'task_graph' in sections:
+        out['task_graph'] = task_graph_section('stanford', 5 if quick else 30,
+                                               2000 if quick else 20000)
+    if 'rows' in sections:
+        out['rows'] = (rows_section('ma3000', 100 if quick else 500, count, 1 if quick else 3)
+                       + rows_section('puma560', 100 if quick else 500, count,
+                                      1 if quick else 3))
+    if 'prediction' in sections:
+        out['prediction'] = prediction_section(2.0, 1 if quick else 5)
     out['settings']['load_after'] = _load()
     return out

@@ -154,5 +154,8 @@ def format_parallel(res):
     lines = [f"Settings: batch of {s['batch_states']:,} states, {s['repeat']} rounds; "
              f"CPUs {s['cpus']}; load average before {s['load_before']}, after "
              f"{s['load_after']}.", '']
-    lines += _batch(res) + _service(res) + _task_graph(res) + _rows(res) + _prediction(res)
+    for key, part in (('batch', _batch), ('service', _service), ('task_graph', _task_graph),
+                      ('rows', _rows), ('prediction', _prediction)):
+        if key in res:
+            lines += part(res)
     return '\n'.join(lines)

@@ -15,6 +15,7 @@
 """``robodyn bench dynamics|parallel``: benchmarks (not tests), side by side with Pinocchio."""
 
 import json
+import sys
 
 
 def add_parser(sub):
@@ -53,6 +54,11 @@ def add_parser(sub):
     par.add_argument('--quick', action='store_true', help='smaller and fewer runs (smoke run)')
     par.add_argument('--states', type=int, metavar='N',
                      help='batch size (default 100000, 20000 with --quick)')
+    par.add_argument('--only', metavar='SECTION', action='append',
+                     choices=('batch', 'service', 'task_graph', 'rows', 'prediction'),
+                     help='run only this section (repeatable; default all)')
+    par.add_argument('--repeat', type=int, metavar='N',
+                     help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
 
 
@@ -98,7 +104,11 @@ def run_parallel(args):
     """
     from ..bench import parallel
     from ..bench.parallel_report import format_parallel
-    res = parallel.run(quick=args.quick, states=args.states)
+    if args.repeat is not None and args.repeat < 1:
+        print('robodyn bench parallel: --repeat must be >= 1', file=sys.stderr)
+        return 2
+    res = parallel.run(quick=args.quick, states=args.states,
+                       sections=args.only or parallel.SECTIONS, repeat=args.repeat)
     if args.json:
         print(json.dumps(res, indent=2))
     else:
