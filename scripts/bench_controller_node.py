@@ -104,6 +104,11 @@ def main(argv=None):
 
     stop = threading.Event()
     enc = JointStateEncoder(names, fields=('position', 'velocity'))
+    # The plant's states, sampled in advance at the publishing rate with their noise.
+    period = 1.0 / (args.state_rate or args.rate)
+    _, feed_q, feed_qd, _ = traj.dense(period)
+    feed_q = feed_q + rng.normal(0, 1e-4, feed_q.shape)
+    feed_qd = feed_qd + rng.normal(0, 1e-3, feed_qd.shape)
     tpub.publish(trajectory_msg(names, times, q, qd, qdd))
 
     def feed():
@@ -111,15 +116,13 @@ def main(argv=None):
         # the feeder must take as little of the two cores as it can, since it
         # shares them with the node it measures (an rclpy timer and executor
         # cost several hundred microseconds per tick).
-        period = 1.0 / (args.state_rate or args.rate)
         start = deadline = time.monotonic()
         while not stop.is_set():
             delay = deadline - time.monotonic()
             if delay > 0.0 and stop.wait(delay):
                 break
-            qs, qds, _ = traj.sample(time.monotonic() - start)
-            pub.publish(enc.encode(time.time_ns(), qs + rng.normal(0, 1e-4, model.n),
-                                   qds + rng.normal(0, 1e-3, model.n)))
+            k = min(int((time.monotonic() - start) / period), len(feed_q) - 1)
+            pub.publish(enc.encode(time.time_ns(), feed_q[k], feed_qd[k]))
             deadline += period
             if time.monotonic() - deadline > period:   # fell behind: keep the phase
                 deadline += period * int((time.monotonic() - deadline) / period)
