@@ -51,9 +51,9 @@ def main(argv=None):
                              '1 kHz leaves the CPU between steps, and a step then runs '
                              'with cold caches (default 0: back to back)')
     parser.add_argument('--lme-numpy', action='store_true',
-                        help='also time the CT+LME laws with the numpy code of the '
-                             'estimator and computed torque instead of the compiled '
-                             'sample (robodyn_ros.control.fast_lme), side by side')
+                        help='also time the CT+LME laws with their Python code '
+                             '(compiled=False) instead of the compiled sample '
+                             '(robodyn_ros.control.fast_step), side by side')
     args = parser.parse_args(argv)
     from robodyn_ros.control.base import JointReference
     from robodyn_ros.control.factory import make_controller
@@ -74,9 +74,9 @@ def main(argv=None):
             ctl = make_controller(law, model, h, {'backend': backend, 'omega': 20.0})
             cases[(law, ctl.dynamics.backend)] = (ctl, [])
             if args.lme_numpy and getattr(ctl, '_fast', None) is not None:
-                twin = make_controller(law, model, h, {'backend': backend, 'omega': 20.0})
-                twin._fast = twin.estimator._fast = None   # the numpy reference code
-                cases[(law + ' (numpy LME)', ctl.dynamics.backend)] = (twin, [])
+                twin = make_controller(law, model, h, {'backend': backend, 'omega': 20.0,
+                                                       'compiled': False})
+                cases[(law + ' (Python sample)', ctl.dynamics.backend)] = (twin, [])
     for _ in range(args.rounds):
         for (law, backend), (ctl, samples) in cases.items():
             steps = min(args.steps, len(refs)) if backend != 'numpy' else min(200, len(refs))
@@ -88,10 +88,10 @@ def main(argv=None):
                 samples.append(time.perf_counter() - t0)
     print(f'Controller.step on {args.robot} ({model.n} joints), {args.rounds} interleaved rounds, '
           f'{args.gap * 1e6:g} us sleep between steps')
-    print(f'{"law":34s} {"backend":8s} {"steps":>7s} {"median [us]":>12s} {"p99 [us]":>10s}')
+    print(f'{"law":36s} {"backend":8s} {"steps":>7s} {"median [us]":>12s} {"p99 [us]":>10s}')
     for (law, backend), (_, samples) in cases.items():
         s = np.array(samples) * 1e6
-        print(f'{law:34s} {backend:8s} {s.size:7d} {np.median(s):12.1f} '
+        print(f'{law:36s} {backend:8s} {s.size:7d} {np.median(s):12.1f} '
               f'{np.percentile(s, 99):10.1f}')
     return 0
 

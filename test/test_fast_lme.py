@@ -29,10 +29,10 @@ from robodyn_ros.sim.references import rest_to_rest
 pytestmark = pytest.mark.skipif(not fast_lme.AVAILABLE, reason='numba is not installed')
 
 
-def _numpy_twin(ctl):
-    """Switch a controller to the numpy reference code."""
-    ctl._fast = ctl._fused = None
-    ctl.estimator._fast = None
+def _numpy_twin(cls, model, options):
+    """The same controller on the Python (numpy) reference code."""
+    ctl = cls(model, 1e-3, compiled=False, **options)
+    assert ctl._fast is None and ctl._fused is None and ctl.estimator._fast is None
     return ctl
 
 
@@ -78,7 +78,7 @@ def test_compiled_equals_numpy(robot, cls, options):
     fast = cls(model, 1e-3, **options)
     assert fast._fast is not None and fast.estimator._fast is not None
     assert fast._fused is not None
-    ref = _numpy_twin(cls(model, 1e-3, **options))
+    ref = _numpy_twin(cls, model, options)
     tau_f, m_f = _run(fast, model, 1500, 1)
     tau_r, m_r = _run(ref, model, 1500, 1)
     assert fast.estimator.rls.updates == ref.estimator.rls.updates > 100
@@ -149,7 +149,7 @@ def test_compiled_sample_faults_saturation_and_recovery(robot, cls):
     options = {'omega': 25.0, 'ki': 20.0, 'torque_limit': 0.5 * model.effort_limits}
     fast = cls(model, 1e-3, **options)
     calls = _counting(fast)
-    ref_ctl = _numpy_twin(cls(model, 1e-3, **options))
+    ref_ctl = _numpy_twin(cls, model, options)
     n = model.n
     q0 = np.clip(np.zeros(n), model.lower_limits, model.upper_limits)
     traj = rest_to_rest(q0, q0 + 0.8, 1.2, model.joint_names)

@@ -67,6 +67,10 @@ class ComputedTorqueLME(ComputedTorque):
         State-variable filter ``C(s)``, highest power first.
     adapt : bool
         Update the estimate (False freezes it at ``initial_mass``).
+    compiled : bool
+        Run normal samples compiled (:mod:`.fast_step`) when numba and the
+        C kernels are there; False always runs the Python code (the
+        reference; same numbers, slower).
     **kwargs
         Passed to :class:`~robodyn_ros.control.base.Controller`.
 
@@ -78,18 +82,18 @@ class ComputedTorqueLME(ComputedTorque):
                  form='tracking', ki=0.0, payload_frame=None, payload_com=(0.0, 0.0, 0.0),
                  initial_mass=0.0, forgetting=0.98, variance=100.0, mass_bounds=(0.0, 50.0),
                  estimator_joints=(0,), filter_coefficients=SEED003_REALTIME, adapt=True,
-                 **kwargs):
+                 compiled=True, **kwargs):
         super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
                          **kwargs)
         self.payload = PayloadModel(model, payload_frame, payload_com, dynamics=self.dynamics)
         self.estimator = PayloadEstimator(
             self.payload, self.period, initial=initial_mass, variance=variance,
             forgetting=forgetting, bounds=mass_bounds, joints=estimator_joints,
-            filter_coefficients=filter_coefficients)
+            filter_coefficients=filter_coefficients, compiled=compiled)
         self.adapt = bool(adapt)
         # Compiled computed torque with the payload model (fast_lme), and the whole
         # normal sample as one compiled call (fast_step), when available.
-        self._fast = fast_lme.payload_functions(self.payload)
+        self._fast = fast_lme.payload_functions(self.payload) if compiled else None
         self._form_code = fast_lme.FORM_CODES[self.form]
         self._fused = None
         if self._fast is not None:

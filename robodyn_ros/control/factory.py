@@ -84,7 +84,9 @@ def make_controller(law, model, period, options=None):
         ``torque_limit``, ``backend``, ``lam``, ``gain``, ``boundary``,
         ``sliding_form``, ``payload_frame``, ``initial_mass``,
         ``forgetting``, ``estimator_joints``, ``relay_fraction``,
-        ``vsst_boundary``, ``gamma``; empty lists count as unset.
+        ``vsst_boundary``, ``gamma``, ``compiled`` (CT+LME and MBVSST:
+        False runs their Python code instead of the compiled sample); empty
+        lists count as unset.
 
     Returns
     -------
@@ -141,7 +143,8 @@ def make_controller(law, model, period, options=None):
     lme = {'payload_frame': _opt(options, 'payload_frame') or None,
            'initial_mass': float(_opt(options, 'initial_mass', 0.0)),
            'forgetting': float(_opt(options, 'forgetting', 0.98)),
-           'estimator_joints': tuple(int(j) for j in _opt(options, 'estimator_joints', (0,)))}
+           'estimator_joints': tuple(int(j) for j in _opt(options, 'estimator_joints', (0,))),
+           'compiled': bool(options.get('compiled', True))}
     if law == 'computed_torque_lme':
         return ComputedTorqueLME(model, period, kp, kd, **lme, **ct_args)
     fraction = float(_opt(options, 'relay_fraction', DEFAULT_RELAY_FRACTION))

@@ -169,12 +169,15 @@ class PayloadEstimator:
         Time after a (re)start during which the filters settle and the
         estimate is not updated [s]; default the sum of the filter's time
         constants, ``c_(k-1) / c_k`` (0.2 s for seed 003's filter).
+    compiled : bool
+        Run each sample compiled (:mod:`.fast_lme`) when numba and the C
+        kernels are there; False always runs the numpy code (the reference).
 
     """
 
     def __init__(self, payload, period, *, initial=0.0, variance=100.0, forgetting=0.98,
                  bounds=(0.0, 50.0), joints=(0,), filter_coefficients=SEED003_REALTIME,
-                 min_excitation=1e-6, settle_time=None):
+                 min_excitation=1e-6, settle_time=None, compiled=True):
         self.payload = payload
         n = payload.model.n
         self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)
@@ -203,7 +206,7 @@ class PayloadEstimator:
         contiguous = np.array_equal(j, np.arange(j[0], j[-1] + 1))
         self._sel = slice(int(j[0]), int(j[-1]) + 1) if contiguous else j
         # Compiled sample (fast_lme) when numba and the C kernels are there.
-        self._fast = fast_lme.payload_functions(payload)
+        self._fast = fast_lme.payload_functions(payload) if compiled else None
         if self._fast is not None:
             self._phi_c = np.ascontiguousarray(self._phi)
             self._g0v = np.ascontiguousarray(self._g0[:, 0])
