@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(not fast_lme.AVAILABLE, reason='numba is not ins
 
 
 def _numpy_twin(cls, model, options):
-    """The same controller on the Python (numpy) reference code."""
+    """Build the same controller on the Python (numpy) reference code."""
     ctl = cls(model, 1e-3, compiled=False, **options)
     assert ctl._fast is None and ctl._fused is None and ctl.estimator._fast is None
     return ctl
