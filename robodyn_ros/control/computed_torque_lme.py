@@ -110,6 +110,8 @@ class ComputedTorqueLME(ComputedTorque):
                                   np.zeros(1), np.zeros(1), np.zeros(1), 0, 0.0, 0.0, 0.0,
                                   False, np.zeros(n), 0, np.zeros(n))
                 self._no_vsst = (np.zeros(0), np.zeros(n))
+                order = self.estimator._phi_c.shape[0]
+                self._no_filter = (np.zeros((order, 2 * n)), np.zeros(n))
                 self._fused = fast_step.ct_lme_step
                 self._warm_fused()
 
@@ -146,25 +148,30 @@ class ComputedTorqueLME(ComputedTorque):
         if fused is None or self._restart or reference is None:
             return super().step(t, q, qd, reference)
         n = self.n
-        rq, rqd, rqdd = reference.q, reference.qd, reference.qdd
+        rq = getattr(reference, 'q', None)
+        rqd = getattr(reference, 'qd', None)
+        rqdd = getattr(reference, 'qdd', None)
         est = self.estimator
+        adapt = self.adapt
         tuner = self._fused_tuner()
         if (tuner is None or not (_plain_n(q, n) and _plain_n(qd, n) and _plain_n(rq, n)
                                   and _plain_n(rqd, n) and _plain_n(rqdd, n))
-                or (self.adapt and est._count < 2)):
+                or (adapt and est._count < 2)):
             return super().step(t, q, qd, reference)
         buf = est.sync_rls()
         count = est._count + 1
+        # The estimator's filter state (the running one, or unused stand-ins without adapt).
+        x, q_prev = (est._x, est._q_prev) if adapt else self._no_filter
         tau, sat, e, u = np.empty(n), np.empty(n, dtype=bool), np.empty(n), np.empty(n)
         code, updated = fused(
-            q, qd, rq, rqd, rqdd, self._last_tau, self.adapt, est._x, est._phi_c, est._g0v,
-            est._g1v, est._row_c, est._b_last, est._q_prev, count > est._settle + 2,
+            q, qd, rq, rqd, rqdd, self._last_tau, adapt, x, est._phi_c, est._g0v,
+            est._g1v, est._row_c, est._b_last, q_prev, count > est._settle + 2,
             est.joints, buf, est._scratch, self.kp, self.kd, self.ki, self._integral,
             self._form_code, self.period, self.torque_limit, self._addresses,
             self._ct_scratch, *tuner, u, tau, sat, e)
         if code == fast_step.BAD_INPUT:   # nothing changed: the Python code names the fault
             return super().step(t, q, qd, reference)
-        if self.adapt:
+        if adapt:
             est._count = count
             if updated:
                 est.store_rls(buf)
@@ -182,7 +189,7 @@ class ComputedTorqueLME(ComputedTorque):
         n = self.n
         est = self.estimator
         z = np.zeros(n)
-        self._fused(z, z, z, z, z, z, True, np.zeros((est._phi_c.shape[0], 2 * n)),
+        self._fused(z, z, z, z, z, z, True, self._no_filter[0].copy(),
                     est._phi_c, est._g0v, est._g1v, est._row_c, est._b_last, np.zeros(n),
                     False, est.joints, np.zeros(7), np.zeros((7, n)), z, z, z, np.zeros(n),
                     0, self.period, self.torque_limit, self._addresses, np.zeros((5, n)),

@@ -300,7 +300,8 @@ class PayloadEstimator:
             self._x = np.zeros((self._filter.order, 2 * n))
             self._x[0, :n] = self._q_prev / self._filter.coefficients[-1]
             self._x[0, n:] = tau_applied / self._filter.coefficients[-1]
-        if (self._fast is not None and _plain(q) and _plain(tau_applied)):
+        if (self._fast is not None and _plain(q) and _plain(tau_applied)
+                and q.shape == tau_applied.shape == (n,)):
             self._sample_fast(self._x, self._q_prev, q, tau_applied,
                               self._count > self._settle + 2)
             return self.mass

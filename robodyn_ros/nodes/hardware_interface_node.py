@@ -185,7 +185,7 @@ class HardwareInterfaceNode(LifecycleNode):
         if pub is None or not self.context.ok():
             return  # shutting down: the link side still switches the outputs off
         enc = self._state_enc  # written serialized from a template (joint_state_cdr)
-        if enc is None or enc.n != len(self._names):
+        if enc is None or enc.names != tuple(self._names):
             enc = self._state_enc = JointStateEncoder(
                 self._names, fields=('position', 'velocity', 'effort'))
         pub.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,

@@ -202,6 +202,7 @@ class JointStateEncoder:
         self._views = [np.frombuffer(self._buf, dtype='<f8', count=n, offset=off)
                        for f, off in zip(self.FIELDS, offsets) if f in fields]
         self.fields = tuple(f for f in self.FIELDS if f in fields)
+        self.names = tuple(names)
         self.n = n
 
     def encode(self, stamp_ns, *values):
