@@ -244,9 +244,7 @@ def _vector(value, n):
         return None
     # A NaN or an infinity anywhere makes the sum non-finite (fast check); a
     # non-finite sum of finite values (overflow) is told apart by the exact check.
-    with np.errstate(over='ignore'):
-        total = arr.sum()
-    if not math.isfinite(total) and not np.isfinite(arr).all():
+    if not math.isfinite(arr.sum()) and not np.isfinite(arr).all():
         return None
     return arr
 
