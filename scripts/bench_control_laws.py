@@ -73,7 +73,7 @@ def main(argv=None):
         for law in args.laws.split(','):
             ctl = make_controller(law, model, h, {'backend': backend, 'omega': 20.0})
             cases[(law, ctl.dynamics.backend)] = (ctl, [])
-            if args.lme_numpy and getattr(ctl, '_fast', None) is not None:
+            if args.lme_numpy and getattr(ctl, '_fused', None) is not None:
                 twin = make_controller(law, model, h, {'backend': backend, 'omega': 20.0,
                                                        'compiled': False})
                 cases[(law + ' (Python sample)', ctl.dynamics.backend)] = (twin, [])

@@ -89,31 +89,27 @@ class ComputedTorqueLME(ComputedTorque):
         self.estimator = PayloadEstimator(
             self.payload, self.period, initial=initial_mass, variance=variance,
             forgetting=forgetting, bounds=mass_bounds, joints=estimator_joints,
-            filter_coefficients=filter_coefficients, compiled=compiled)
+            filter_coefficients=filter_coefficients)
         self.adapt = bool(adapt)
-        # Compiled computed torque with the payload model (fast_lme), and the whole
-        # normal sample as one compiled call (fast_step), when available.
-        self._fast = fast_lme.payload_functions(self.payload) if compiled else None
+        # A normal sample as one compiled call (fast_step), when numba and the C
+        # kernels are there.
         self._form_code = fast_lme.FORM_CODES[self.form]
         self._fused = None
-        if self._fast is not None:
+        addresses = fast_lme.payload_functions(self.payload) if compiled else None
+        if addresses is not None and fast_step.AVAILABLE:
             n = self.n
+            self._addresses = np.array(addresses, dtype=np.intp)
             self._ct_scratch = np.zeros((5, n))
-            z = np.zeros(n)
-            fast_lme.ct_payload_torque(z, z, z, z, z, z, z, z, z, 0, 1.0, np.empty(n),
-                                       *self._fast, self._ct_scratch, np.empty(n))
-            if fast_step.AVAILABLE and self.estimator._fast is not None:
-                self._addresses = np.array(self._fast, dtype=np.intp)
-                self._no_tuner = (np.zeros((1, n)), np.zeros((1, 1)), np.zeros(1),
-                                  np.zeros((1, 1)), np.zeros(1), np.zeros((1, 1)),
-                                  np.zeros((n, 1)), np.zeros((n, 1, 1)), 1.0, 1.0,
-                                  np.zeros(1), np.zeros(1), np.zeros(1), 0, 0.0, 0.0, 0.0,
-                                  False, np.zeros(n), 0, np.zeros(n))
-                self._no_vsst = (np.zeros(0), np.zeros(n))
-                order = self.estimator._phi_c.shape[0]
-                self._no_filter = (np.zeros((order, 2 * n)), np.zeros(n))
-                self._fused = fast_step.ct_lme_step
-                self._warm_fused()
+            self._no_tuner = (np.zeros((1, n)), np.zeros((1, 1)), np.zeros(1),
+                              np.zeros((1, 1)), np.zeros(1), np.zeros((1, 1)),
+                              np.zeros((n, 1)), np.zeros((n, 1, 1)), 1.0, 1.0,
+                              np.zeros(1), np.zeros(1), np.zeros(1), 0, 0.0, 0.0, 0.0,
+                              False, np.zeros(n), 0, np.zeros(n))
+            self._no_vsst = (np.zeros(0), np.zeros(n))
+            order = self.estimator._phi_c.shape[0]
+            self._no_filter = (np.zeros((order, 2 * n)), np.zeros(n))
+            self._fused = fast_step.ct_lme_step
+            self._warm_fused()
 
     @property
     def mass(self):
@@ -210,15 +206,6 @@ class ComputedTorqueLME(ComputedTorque):
     def _compute(self, t, q, qd, ref):
         if self.adapt:
             self.estimator.update(q, self._last_tau)
-        fast = self._fast
-        if fast is not None:   # step() hands over C-contiguous float64 arrays only
-            tau = np.empty(self.n)
-            e = np.empty(self.n)
-            fast_lme.ct_payload_torque(q, qd, ref.q, ref.qd, ref.qdd, self.kp, self.kd,
-                                       self.ki, self._integral, self._form_code,
-                                       self.estimator.mass, e, *fast, self._ct_scratch, tau)
-            self._e = e
-            return tau
         return super()._compute(t, q, qd, ref)
 
     def _inverse_dynamics(self, q, qd, qdd):

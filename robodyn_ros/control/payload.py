@@ -39,7 +39,6 @@ estimator; seed 003 uses the waist.
 
 import numpy as np
 
-from . import fast_lme
 from .filters import SEED003_REALTIME, StateVariableFilter
 from .model_dynamics import ModelDynamics
 from .rls import RecursiveLeastSquares
@@ -134,11 +133,6 @@ class PayloadModel:
         return g0 + mass * (self.unit.gravity(q) - g0)
 
 
-def _plain(arr):
-    """Tell whether an array is C-contiguous float64 (what the compiled code takes)."""
-    return type(arr) is np.ndarray and arr.dtype == np.float64 and arr.flags.c_contiguous
-
-
 class PayloadEstimator:
     """
     Recursive payload-mass estimator on state-variable-filtered signals.
@@ -169,15 +163,12 @@ class PayloadEstimator:
         Time after a (re)start during which the filters settle and the
         estimate is not updated [s]; default the sum of the filter's time
         constants, ``c_(k-1) / c_k`` (0.2 s for seed 003's filter).
-    compiled : bool
-        Run each sample compiled (:mod:`.fast_lme`) when numba and the C
-        kernels are there; False always runs the numpy code (the reference).
 
     """
 
     def __init__(self, payload, period, *, initial=0.0, variance=100.0, forgetting=0.98,
                  bounds=(0.0, 50.0), joints=(0,), filter_coefficients=SEED003_REALTIME,
-                 min_excitation=1e-6, settle_time=None, compiled=True):
+                 min_excitation=1e-6, settle_time=None):
         self.payload = payload
         n = payload.model.n
         self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)
@@ -205,17 +196,14 @@ class PayloadEstimator:
         j = self.joints
         contiguous = np.array_equal(j, np.arange(j[0], j[-1] + 1))
         self._sel = slice(int(j[0]), int(j[-1]) + 1) if contiguous else j
-        # Compiled sample (fast_lme) when numba and the C kernels are there.
-        self._fast = fast_lme.payload_functions(payload) if compiled else None
-        if self._fast is not None:
-            self._phi_c = np.ascontiguousarray(self._phi)
-            self._g0v = np.ascontiguousarray(self._g0[:, 0])
-            self._g1v = np.ascontiguousarray(self._g1[:, 0])
-            self._row_c = np.ascontiguousarray(self._row, dtype=float)
-            self._rls_buf = np.zeros(7)
-            self._scratch = np.zeros((7, n))
-            self._sample_fast(np.zeros((f.order, 2 * n)), np.zeros(n), np.zeros(n),
-                              np.zeros(n), False)  # compile (or load) before any control step
+        # The filter's matrices as the compiled sample of the controllers takes
+        # them (robodyn_ros.control.fast_step), with its RLS buffer and work space.
+        self._phi_c = np.ascontiguousarray(self._phi)
+        self._g0v = np.ascontiguousarray(self._g0[:, 0])
+        self._g1v = np.ascontiguousarray(self._g1[:, 0])
+        self._row_c = np.ascontiguousarray(self._row, dtype=float)
+        self._rls_buf = np.zeros(7)
+        self._scratch = np.zeros((7, n))
 
     @property
     def mass(self):
@@ -258,15 +246,6 @@ class PayloadEstimator:
         rls.covariance[0, 0] = buf[1]
         rls.updates += 1
 
-    def _sample_fast(self, x, q_prev, q, tau_applied, update):
-        """Run one sample compiled (same arithmetic as the numpy code of ``update``)."""
-        buf = self.sync_rls()
-        code = fast_lme.estimator_sample(
-            x, self._phi_c, self._g0v, self._g1v, self._row_c, self._b_last, q_prev, q,
-            tau_applied, update, self.joints, *self._fast, buf, self._scratch)
-        if code == fast_lme.UPDATED:
-            self.store_rls(buf)
-
     def restart_filters(self):
         """Restart the filters (after a gap in the data); keep the estimate."""
         self._x = None
@@ -300,11 +279,6 @@ class PayloadEstimator:
             self._x = np.zeros((self._filter.order, 2 * n))
             self._x[0, :n] = self._q_prev / self._filter.coefficients[-1]
             self._x[0, n:] = tau_applied / self._filter.coefficients[-1]
-        if (self._fast is not None and _plain(q) and _plain(tau_applied)
-                and q.shape == tau_applied.shape == (n,)):
-            self._sample_fast(self._x, self._q_prev, q, tau_applied,
-                              self._count > self._settle + 2)
-            return self.mass
         # Positions interpolated linearly over the sample, torques held (zero order).
         held = np.concatenate((self._q_prev, tau_applied))
         slope = np.concatenate((q - self._q_prev, self._no_slope))
