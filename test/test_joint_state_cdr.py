@@ -14,11 +14,14 @@
 
 """Direct CDR reading and writing agrees with rclpy's serialization."""
 
+import struct
+
 import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 from robodyn_ros.nodes.joint_state_cdr import (decode_joint_state, Float64ArrayEncoder,
-                                               JointStateEncoder)
+                                               JointStateEncoder, JointStateView,
+                                               read_joint_state)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
@@ -131,3 +134,36 @@ def test_encoder_with_several_fields():
     assert view.position.size == 0 and view.velocity.tolist() == qd.tolist()
     with pytest.raises(ValueError):
         JointStateEncoder(names, fields=('torque',))
+
+
+def _big_endian_joint_state(names, position):
+    """Build big-endian plain CDR of a JointState with names and positions only."""
+    body = bytearray(struct.pack('>iI', 3, 4) + struct.pack('>I', 1) + b'\x00')
+
+    def align(k):
+        body.extend(bytes(-len(body) % k))
+    align(4)
+    body += struct.pack('>I', len(names))
+    for name in names:
+        align(4)
+        raw = name.encode() + b'\x00'
+        body += struct.pack('>I', len(raw)) + raw
+    align(4)
+    body += struct.pack('>I', len(position))
+    align(8)
+    body += struct.pack(f'>{len(position)}d', *position)
+    for _ in range(2):                       # velocity, effort: empty
+        align(4)
+        body += struct.pack('>I', 0)
+    return b'\x00\x00\x00\x00' + bytes(body)
+
+
+def test_read_joint_state_hands_other_encodings_to_rclpy():
+    """Little-endian CDR is read here; big-endian CDR goes to rclpy and reads the same."""
+    assert isinstance(read_joint_state(serialize_message(
+        JointState(name=['j1'], position=[1.0]))), JointStateView)
+    data = _big_endian_joint_state(['j1', 'elbow'], [0.5, -2.25])
+    assert decode_joint_state(data) is None
+    msg = read_joint_state(data)
+    assert list(msg.name) == ['j1', 'elbow'] and list(msg.position) == [0.5, -2.25]
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (3, 4)

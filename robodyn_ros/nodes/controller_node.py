@@ -57,7 +57,6 @@ from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.qos import (DurabilityPolicy, qos_profile_system_default,
                        QoSProfile, ReliabilityPolicy)
-from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
 from trajectory_msgs.msg import JointTrajectory
@@ -65,7 +64,7 @@ from trajectory_msgs.msg import JointTrajectory
 from .controller_params import parameter_specs
 from .conversions import joint_state_msg, order_index, to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
-from .joint_state_cdr import decode_joint_state, Float64ArrayEncoder, JointStateEncoder
+from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder, read_joint_state
 from .loop_timing import LoopTiming
 from .model_source import load_model
 from .params import declare
@@ -336,9 +335,7 @@ class ControllerNode(LifecycleNode):
         if newest is not None:
             data, received = newest
             try:
-                msg = decode_joint_state(data, self._js_cache)
-                if msg is None:   # not little-endian plain CDR: rclpy reads it
-                    msg = deserialize_message(data, JointState)
+                msg = read_joint_state(data, self._js_cache)
             except Exception as exc:  # a corrupt message is a bad state, not a crash
                 self._state_problem = f'joint_states: unreadable message ({exc})'
                 self._q = None

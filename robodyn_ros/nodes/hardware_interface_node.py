@@ -44,12 +44,11 @@ from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 
 from .conversions import order_index
 from .diagnostics import Diagnostics, ERROR, OK, WARN
-from .joint_state_cdr import decode_joint_state, JointStateEncoder
+from .joint_state_cdr import JointStateEncoder, read_joint_state
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
 from .runner import run_node
@@ -197,9 +196,7 @@ class HardwareInterfaceNode(LifecycleNode):
             data, received = newest
             now = time.monotonic() - max(0.0, time.time() - received)
             try:
-                msg = decode_joint_state(data, self._cmd_cache)
-                if msg is None:   # not little-endian plain CDR: rclpy reads it
-                    msg = deserialize_message(data, JointState)
+                msg = read_joint_state(data, self._cmd_cache)
             except Exception as exc:  # a corrupt command is refused, never applied
                 if self._hw is not None:
                     self._hw.commands.reject(f'joint_commands: unreadable message ({exc})',

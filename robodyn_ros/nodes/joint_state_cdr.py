@@ -26,7 +26,7 @@ messages' serialized form (little-endian plain CDR, the ROS 2 default) with
 
 * :func:`decode_joint_state` reads names, positions, velocities and efforts
   from the bytes a raw subscription takes (None for an encoding it does not
-  read, which the caller then hands to ``rclpy.serialization``);
+  read), and :func:`read_joint_state` hands those to ``rclpy.serialization``;
 * :class:`JointStateEncoder` and :class:`Float64ArrayEncoder` fill a
   prepared template with a stamp and values; the bytes go to
   ``Publisher.publish``, which accepts serialized messages.
@@ -137,6 +137,40 @@ def decode_joint_state(data, cache=None):
         raise ValueError(f'malformed JointState: {exc}') from None
     return JointStateView(names, arrays[0], arrays[1], arrays[2],
                           sec * 1_000_000_000 + nsec)
+
+
+def read_joint_state(data, cache=None):
+    """
+    Read a serialized ``sensor_msgs/JointState``, whatever its encoding.
+
+    Little-endian plain CDR is read by :func:`decode_joint_state`; anything
+    else by ``rclpy.serialization.deserialize_message``.
+
+    Parameters
+    ----------
+    data : bytes
+        The serialized message.
+    cache : dict, optional
+        See :func:`decode_joint_state`.
+
+    Returns
+    -------
+    JointStateView or sensor_msgs.msg.JointState
+        Either has ``name``, ``position``, ``velocity`` and ``effort``.
+
+    Raises
+    ------
+    Exception
+        ``ValueError`` for a malformed message (rclpy's own errors for
+        another encoding).
+
+    """
+    msg = decode_joint_state(data, cache)
+    if msg is None:
+        from rclpy.serialization import deserialize_message
+        from sensor_msgs.msg import JointState
+        msg = deserialize_message(data, JointState)
+    return msg
 
 
 class _Writer:
