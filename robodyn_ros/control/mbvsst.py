@@ -132,13 +132,10 @@ class MBVSST(ComputedTorqueLME):
         self.tuner.restart()
 
     def _fused_tuner(self):
-        tn = self.tuner
-        if not (tn.accelerated and tn._started):
+        state = self.tuner.compiled_state()
+        if state is None:
             return None
-        return (True, tn._z, tn._a, tn._b0, tn._m_id, tn._m_target, tn._m_em, tn.theta,
-                tn.cov, tn.forgetting, tn.initial_variance, tn._lower, tn._upper, tn._unit,
-                tn._ng, tn.small, tn.u_min, tn.u_max, tn.switched, tn.boundary, tn._iu,
-                tn.residual, self._setpoint_p, self._vsst_gain)
+        return (True,) + state + (self._setpoint_p, self._vsst_gain)
 
     def _fused_done(self, u):
         self._u = u

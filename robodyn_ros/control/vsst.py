@@ -302,6 +302,29 @@ class VariableStructureSelfTuner:
         p = self.p[::-1]
         return sum(p[i] * derivs[i] for i in range(p.size))
 
+    def compiled_state(self):
+        """
+        Return the tuners' state and matrices as the compiled sample takes them.
+
+        The arrays are the tuners' own (updated in place by
+        :func:`robodyn_ros.control.fast_tuner.tuner_step`), in its argument
+        order from ``z`` to ``resid_out`` without ``y``, ``w`` and
+        ``identify``.
+
+        Returns
+        -------
+        tuple or None
+            None until the filters have started, or without the compiled
+            tuner step.
+
+        """
+        if not (self.accelerated and self._started):
+            return None
+        return (self._z, self._a, self._b0, self._m_id, self._m_target, self._m_em,
+                self.theta, self.cov, self.forgetting, self.initial_variance, self._lower,
+                self._upper, self._unit, self._ng, self.small, self.u_min, self.u_max,
+                self.switched, self.boundary, self._iu, self.residual)
+
     def update(self, y, w):
         """
         Take the new joint angles, tune, and return the new outputs.
