@@ -23,8 +23,8 @@ import sys
 import tempfile
 import time
 
-from robodyn_ros.hardware.sim_faults import control_request
-from robodyn_ros.hardware.transports import SerialTransport, UdpTransport
+from robodyn_ros.hardware.board.transports import SerialTransport, UdpTransport
+from robodyn_ros.sim.board.faults import control_request
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 #: The MA3000 with actuators and no friction (host and board).

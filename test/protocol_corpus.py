@@ -15,7 +15,7 @@
 """Hypothesis strategies for every board message, with values on the fixed-point grids."""
 
 from hypothesis import strategies as st
-from robodyn_ros.hardware import messages as m
+from robodyn_ros.hardware.board import messages as m
 
 U64 = st.integers(0, 2**64 - 1)
 AXES = st.integers(1, m.MAX_AXES)

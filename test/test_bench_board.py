@@ -14,7 +14,7 @@
 
 """The benchmark command's pieces (the full run is a benchmark, not a test)."""
 
-from robodyn_ros.cli import bench_board
+from robodyn_ros.bench import board as bench_board
 from robodyn_ros.cli.main import build_parser
 
 

@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 from robodyn_ros.cli.main import main
-from robodyn_ros.parallel import references as ref
+from robodyn_ros.reproductions import parallel_figures as ref
 
 
 def test_json_rows_beside_the_seed(capsys):

@@ -15,11 +15,11 @@
 """The host client against a scripted in-memory board: requests, retries, the stream."""
 
 import pytest
-from robodyn_ros.hardware import messages as m
-from robodyn_ros.hardware.client import BoardClient
-from robodyn_ros.hardware.codec import decode_message, encode_message, plausible_length
+from robodyn_ros.hardware.board import messages as m
+from robodyn_ros.hardware.board.client import BoardClient
+from robodyn_ros.hardware.board.codec import decode_message, encode_message, plausible_length
+from robodyn_ros.hardware.board.framing import FrameParser
 from robodyn_ros.hardware.errors import BoardRefused, BoardTimeout
-from robodyn_ros.hardware.framing import FrameParser
 
 
 class ScriptedLink:

@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 import numpy as np
 import protocol_corpus
 import pytest
-from robodyn_ros.hardware import codec
-from robodyn_ros.hardware import messages as m
+from robodyn_ros.hardware.board import codec
+from robodyn_ros.hardware.board import messages as m
+from robodyn_ros.hardware.board.framing import decode_frame, FrameParser
 from robodyn_ros.hardware.errors import MessageError
-from robodyn_ros.hardware.framing import decode_frame, FrameParser
 
 SETTINGS = settings(max_examples=400, derandomize=True, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -25,11 +25,11 @@ from robodyn_ros.dynamics.codegen.bodies import dyn_params
 from robodyn_ros.dynamics.codegen.expr import Graph
 from robodyn_ros.dynamics.codegen.generate import generate
 from robodyn_ros.dynamics.codegen.grouping import group_parameters
-from robodyn_ros.dynamics.codegen.seeds import (comparisons, count_rne, general_6r,
-                                                puma_geometry, puma_thesis_params,
-                                                rx90_geometry, rx90_symmetric_params)
 from robodyn_ros.dynamics.codegen.sym_rne import rne
 from robodyn_ros.model import load_robot
+from robodyn_ros.reproductions.operation_counts import (comparisons, count_rne, general_6r,
+                                                        puma_geometry, puma_thesis_params,
+                                                        rx90_geometry, rx90_symmetric_params)
 
 
 def test_zeros_and_ones_are_propagated():

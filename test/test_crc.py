@@ -17,7 +17,7 @@
 import itertools
 
 import numpy as np
-from robodyn_ros.hardware.crc import crc16, crc16_reference, crc8
+from robodyn_ros.hardware.board.crc import crc16, crc16_reference, crc8
 
 
 def test_catalogue_check_values():

@@ -21,11 +21,10 @@ from board_helpers import ACTUATORS, sim_board
 import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
-from robodyn_ros.hardware.driver import BoardDriver
-from robodyn_ros.hardware.errors import (BoardMismatch, BoardRefused, BoardTimeout,
-                                         TransportError)
+from robodyn_ros.hardware.board.driver import BoardDriver
+from robodyn_ros.hardware.board.transports import UdpTransport
+from robodyn_ros.hardware.errors import BoardMismatch, BoardRefused, BoardTimeout, TransportError
 from robodyn_ros.hardware.settings import DriverSettings
-from robodyn_ros.hardware.transports import UdpTransport
 from robodyn_ros.model import load_robot
 
 

@@ -18,11 +18,11 @@ import struct
 
 import numpy as np
 import pytest
-from robodyn_ros.hardware.codec import plausible_length
-from robodyn_ros.hardware.crc import crc16, crc8
+from robodyn_ros.hardware.board.codec import plausible_length
+from robodyn_ros.hardware.board.crc import crc16, crc8
+from robodyn_ros.hardware.board.framing import (decode_frame, encode_frame, Frame, FrameParser,
+                                                MAX_PAYLOAD, OVERHEAD)
 from robodyn_ros.hardware.errors import CrcError, FrameError
-from robodyn_ros.hardware.framing import (decode_frame, encode_frame, Frame, FrameParser,
-                                          MAX_PAYLOAD, OVERHEAD)
 
 
 def test_layout_matches_the_document():

@@ -16,10 +16,10 @@
 
 import numpy as np
 from robodyn_ros.dynamics import inverse_dynamics
+from robodyn_ros.friction.probes import (friction_peak_speeds, probe_rows, PROBE_SPEEDS,
+                                         zero_crossings)
 from robodyn_ros.model import load_robot
 from robodyn_ros.planning.efforts import ModelEffortProvider
-from robodyn_ros.planning.friction_probes import (friction_peak_speeds, probe_rows,
-                                                  PROBE_SPEEDS, zero_crossings)
 from robodyn_ros.planning.point_to_point import point_to_point
 
 

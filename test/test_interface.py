@@ -25,10 +25,10 @@ import time
 from board_helpers import ACTUATORS, sim_board, TRUTH, wait_until
 import numpy as np
 import pytest
+from robodyn_ros.hardware.board.transports import UdpTransport
 from robodyn_ros.hardware.errors import BoardMismatch, BoardRefused, HardwareError
 from robodyn_ros.hardware.interface import HardwareInterface
 from robodyn_ros.hardware.settings import DriverSettings, InterfaceSettings
-from robodyn_ros.hardware.transports import UdpTransport
 from robodyn_ros.model import load_robot
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
 

@@ -21,7 +21,7 @@ from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
 from robodyn_ros.parallel.linkframes import link_frames
 from robodyn_ros.parallel.prediction import exact, METHODS, prediction_error, simulate
-from robodyn_ros.parallel.seed000 import thesis_model, trajectory
+from robodyn_ros.reproductions.stanford_prediction import thesis_model, trajectory
 
 
 def _smooth_path(model, count, seed, dt=0.005):

@@ -22,7 +22,7 @@ from robodyn_ros.model import load_robot
 from robodyn_ros.parallel.linkframes import link_frames
 from robodyn_ros.parallel.prediction import METHODS, simulate
 from robodyn_ros.parallel.predworkers import PredictionWorkers
-from robodyn_ros.parallel.seed000 import thesis_model, trajectory
+from robodyn_ros.reproductions.stanford_prediction import thesis_model, trajectory
 
 
 @pytest.mark.parametrize('method', METHODS)

@@ -41,10 +41,10 @@ test counts such acceptances and requires none in its (deterministic) run.
 from hypothesis import given, HealthCheck, settings
 from hypothesis import strategies as st
 import numpy as np
-from robodyn_ros.hardware import codec
-from robodyn_ros.hardware import messages as m
+from robodyn_ros.hardware.board import codec
+from robodyn_ros.hardware.board import messages as m
+from robodyn_ros.hardware.board.framing import decode_frame, encode_frame, FrameParser, HEADER_SIZE
 from robodyn_ros.hardware.errors import FrameError, MessageError, ProtocolError
-from robodyn_ros.hardware.framing import decode_frame, encode_frame, FrameParser, HEADER_SIZE
 
 RANDOM_EXAMPLES = 2_000
 RANDOM_PER_EXAMPLE = 10

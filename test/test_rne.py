@@ -20,9 +20,9 @@ import pinocchio as pin
 import pytest
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.dynamics.crosscheck import random_states
-from robodyn_ros.dynamics.friction import velocity_friction
 from robodyn_ros.dynamics.tables import tables
 from robodyn_ros.errors import InputError
+from robodyn_ros.friction.models import velocity_friction
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
 
 

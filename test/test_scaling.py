@@ -19,8 +19,8 @@ import math
 import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
+from robodyn_ros.hardware.board.messages import Identify
 from robodyn_ros.hardware.errors import BoardMismatch
-from robodyn_ros.hardware.messages import Identify
 from robodyn_ros.hardware.scaling import axis_parameters, joint_scaling
 from robodyn_ros.model import load_robot
 

@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
-from robodyn_ros.parallel import references as ref
 from robodyn_ros.parallel.schedule import alap_levels, list_schedule, Schedule, schedule_table
 from robodyn_ros.parallel.taskgraph import build_graph, generic_graph, table_graph, task_graph
+from robodyn_ros.reproductions import parallel_figures as ref
 
 
 def test_generic_six_links_lengths_match_the_thesis():

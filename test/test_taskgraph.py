@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot, RobotModel
-from robodyn_ros.parallel import references as ref
 from robodyn_ros.parallel.layers import thesis_layers
 from robodyn_ros.parallel.taskgraph import generic_graph, table_graph, task_graph
+from robodyn_ros.reproductions import parallel_figures as ref
 
 
 @pytest.mark.parametrize('n', range(2, 11))

@@ -18,9 +18,9 @@ import os
 import time
 
 import pytest
-from robodyn_ros.hardware.endpoints import PtyEndpoint, UdpEndpoint
+from robodyn_ros.hardware.board.transports import open_transport, SerialTransport, UdpTransport
 from robodyn_ros.hardware.errors import TransportError
-from robodyn_ros.hardware.transports import open_transport, SerialTransport, UdpTransport
+from robodyn_ros.sim.board.endpoints import PtyEndpoint, UdpEndpoint
 
 
 def _read_all(read, size, timeout=2.0):

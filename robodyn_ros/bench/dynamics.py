@@ -65,7 +65,7 @@ def bench_models():
         try:
             out.append(('puma560', load_robot('puma560')))
         except Exception:  # library robot not merged yet
-            from ..dynamics.codegen.seeds import puma_geometry
+            from ..reproductions.operation_counts import puma_geometry
             out.append(('puma560 (seed 004 geometry)', puma_geometry()))
     out.append(('ur5', load_robot('ur5')))
     return out

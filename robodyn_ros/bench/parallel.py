@@ -271,8 +271,8 @@ def prediction_section(duration, repeat):
     from ..dynamics.codegen import kernels
     from ..parallel.linkframes import link_frames
     from ..parallel.predworkers import PredictionWorkers
-    from ..parallel.references import SEED000_SPEEDUP
-    from ..parallel.seed000 import thesis_model, trajectory
+    from ..reproductions.parallel_figures import SEED000_SPEEDUP
+    from ..reproductions.stanford_prediction import thesis_model, trajectory
     model = thesis_model()
     fr = link_frames(model, 'dh')
     s = trajectory(1, duration)

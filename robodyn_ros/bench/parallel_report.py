@@ -14,7 +14,7 @@
 
 """Markdown tables of the ``robodyn bench parallel`` results."""
 
-from ..parallel.references import SEED003_TABLE_7_1
+from ..reproductions.parallel_figures import SEED003_TABLE_7_1
 
 #: Goals of the issue: batch throughput >= 2x rneaInParallel, 1 -> 2 threads >= 1.8x.
 GOALS = {'throughput': 2.0, 'speedup': 1.8}

@@ -83,7 +83,7 @@ def run(args):
             fh.write(source.replace(MODULE_PLACEHOLDER, 'robodyn_kernels'))
     rows = []
     if not args.no_seeds:
-        from ..dynamics.codegen.seeds import comparisons
+        from ..reproductions.operation_counts import comparisons
         rows = comparisons()
     if args.json:
         out = {'robot': model.name, 'dof': model.n, 'kernels': counts,
@@ -150,7 +150,7 @@ def format_comparisons(rows):
     Parameters
     ----------
     rows : list of dict
-        Output of :func:`robodyn_ros.dynamics.codegen.seeds.comparisons`.
+        Output of :func:`robodyn_ros.reproductions.operation_counts.comparisons`.
 
     Returns
     -------

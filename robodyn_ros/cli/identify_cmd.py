@@ -115,11 +115,11 @@ def run_friction(args):
     """
     import yaml
 
-    from ..hardware.driver import BoardDriver
-    from ..hardware.friction_fit import fit_friction
-    from ..hardware.friction_sweep import FrictionSweep, SweepSettings
+    from ..hardware.board.driver import BoardDriver
+    from ..friction.identification import fit_friction
+    from ..friction.sweep import FrictionSweep, SweepSettings
     from ..hardware.settings import DriverSettings
-    from ..hardware.transports import open_transport
+    from ..hardware.board.transports import open_transport
     from ..model import load_robot
     model = load_robot(args.robot, params=args.params)
     try:

@@ -33,11 +33,11 @@ COMMANDS = {
     'model': '.model_cmd',
     'check': '.check_cmd',
     'sim': '.sim_cmd',
-    'bench-planner': '.bench_planner',
+    'bench-planner': '..bench.planner',
     'schedule': '.schedule_cmd',
     'sim-board': '.sim_board_cmd',
     'identify': '.identify_cmd',
-    'bench-board': '.bench_board',
+    'bench-board': '..bench.board',
     'demo': '.demo_cmd',
 }
 

@@ -78,7 +78,7 @@ def report(model, max_p):
         ``graphs`` (name -> shape), ``rows`` (one per p) and ``notes``.
 
     """
-    from ..parallel import references as ref
+    from ..reproductions import parallel_figures as ref
     from ..parallel.schedule import list_schedule
     from ..parallel.taskgraph import generic_graph, table_graph, task_graph
     graphs = {'generic': task_graph(model, False), 'customized': task_graph(model, True),

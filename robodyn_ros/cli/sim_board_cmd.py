@@ -105,7 +105,7 @@ def board_config(args):
         On an unreadable file, unknown keys or bad values.
 
     """
-    from ..hardware.sim_config import SimBoardConfig
+    from ..sim.board.config import SimBoardConfig
     names = {f.name for f in fields(SimBoardConfig)}
     values = {}
     if args.config:
@@ -152,8 +152,8 @@ def run(args):
         0 after a clean stop.
 
     """
-    from ..hardware.sim_board import build_board
-    from ..hardware.sim_faults import FaultSpecError
+    from ..sim.board.simulator import build_board
+    from ..sim.board.faults import FaultSpecError
     config = board_config(args)
     try:
         board = build_board(config)

@@ -21,14 +21,13 @@ the inertia matrix (§7.6.1).
 
 import numpy as np
 
-from .friction import velocity_friction
 from .inputs import state_array
 from .mass_matrix import bias_forces, mass_matrix
 from .rne import inverse_dynamics, joint_transforms
-from .spatial import (child_transform, cross_force, cross_motion, motion_subspace,
-                      spatial_inertias)
+from .spatial import child_transform, cross_force, cross_motion, motion_subspace, spatial_inertias
 from .tables import tables
 from ..errors import InputError, RobodynError
+from ..friction.models import velocity_friction
 
 
 class ForwardDynamicsError(RobodynError):

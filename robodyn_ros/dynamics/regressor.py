@@ -26,12 +26,12 @@ part of the regressor.
 
 import numpy as np
 
-from .friction import smooth_sign
 from .inputs import state_array
 from .rne import motion_pass
 from .spatial import child_transform, motion_subspace, skew_batch
 from .tables import tables
 from ..errors import InputError
+from ..friction.models import smooth_sign
 
 INERTIAL_NAMES = ('XX', 'XY', 'XZ', 'YY', 'YZ', 'ZZ', 'MX', 'MY', 'MZ', 'M')
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .friction import load_friction, velocity_friction
 from .inputs import state_array
 from .tables import tables
 from ..errors import InputError
+from ..friction.models import load_friction, velocity_friction
 
 
 @dataclass(frozen=True, eq=False)
@@ -300,7 +300,7 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
     Joint torques for given positions, velocities and accelerations.
 
     ``tau = T(tau_rigid + tau_bearing, qd) + Ia qdd + tau_friction(qd)``,
-    see :mod:`robodyn_ros.dynamics.friction`; with ``friction=False`` it is
+    see :mod:`robodyn_ros.friction.models`; with ``friction=False`` it is
     ``tau_rigid + Ia qdd``, which is what Pinocchio's ``rnea`` computes with
     the model's armature.
 

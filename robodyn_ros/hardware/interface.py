@@ -48,13 +48,13 @@ import time
 
 import numpy as np
 
+from .board.driver import BoardDriver
+from .board.messages import fault_names
 from .command import CommandBuffer, CurrentCommand
-from .driver import BoardDriver
 from .errors import BoardRefused, BoardTimeout, HardwareError, TransportError
-from .friction_comp import FrictionCompensator
-from .messages import fault_names
 from .settings import InterfaceSettings
 from .supervision import Health, Problems
+from ..friction.compensation import FrictionCompensator
 
 
 class HardwareInterface:
@@ -87,7 +87,7 @@ class HardwareInterface:
     dynamics_backend : {'numpy', 'auto'}
         How the load-dependent friction is computed: our numpy RNE, or the
         compiled kernels when they are available (see
-        :class:`~.friction_comp.FrictionCompensator`).
+        :class:`~robodyn_ros.friction.compensation.FrictionCompensator`).
 
     """
 

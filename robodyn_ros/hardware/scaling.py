@@ -34,8 +34,8 @@ import math
 
 import numpy as np
 
+from .board.messages import PROTOCOL_VERSION
 from .errors import BoardMismatch
-from .messages import PROTOCOL_VERSION
 from ..errors import InputError
 
 

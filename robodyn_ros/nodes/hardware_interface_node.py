@@ -54,10 +54,10 @@ from .params import declare, ParamSpec
 from .runner import run_node
 from .sampled import SampledTopic
 from ..errors import RobodynError
-from ..hardware.friction_comp import with_friction
+from ..friction.compensation import with_friction
+from ..hardware.board.transports import open_transport
 from ..hardware.interface import HardwareInterface
 from ..hardware.settings import DriverSettings, InterfaceSettings
-from ..hardware.transports import open_transport
 
 NODE_NAME = 'hardware_interface'
 COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)

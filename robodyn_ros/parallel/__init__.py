@@ -23,10 +23,10 @@ Parallel dynamics (no rclpy): the seeds' partitioning schemes on real threads.
   scheduled execution on a thread team;
 * :mod:`.rowkernels`, :mod:`.rows`: seed 003's row partition of M and Q;
 * :mod:`.linkframes`, :mod:`.linkstep`, :mod:`.prediction`,
-  :mod:`.predworkers`, :mod:`.seed000`: seed 000's prediction-decoupled
+  :mod:`.predworkers`: seed 000's prediction-decoupled
   per-link workers and its error tables;
 * :mod:`.service`: the computing core of the ``parallel_dynamics`` node;
-* :mod:`.references`: the seeds' figures.
+* the seeds' figures and Stanford-arm tables: :mod:`robodyn_ros.reproductions`.
 """
 
 from .batch import parallel_forward_dynamics, parallel_inverse_dynamics, parallel_mass_matrix

@@ -16,10 +16,10 @@
 
 import numpy as np
 
-from ..dynamics.friction import load_friction, velocity_friction
 from ..dynamics.inputs import state_array
 from ..dynamics.tables import tables
 from ..errors import InputError
+from ..friction.models import load_friction, velocity_friction
 
 
 def states(model, q, qd, qdd, names=('q', 'qd', 'qdd'), finite=True):

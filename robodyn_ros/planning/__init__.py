@@ -23,15 +23,15 @@ Trajectory planning (no rclpy): the Trajectory value and the planners built on i
 * :mod:`.via_points`: the minimum-jerk spline through via points;
 * :mod:`.jerk_limited`: time-optimal jerk-limited motion with ruckig;
 * :mod:`.cartesian`, :mod:`.ik`: straight lines in task space;
-* :mod:`.time_scaling`, :mod:`.friction_probes`, :mod:`.efforts`:
+* :mod:`.time_scaling`, :mod:`.efforts` (with :mod:`robodyn_ros.friction.probes`):
   torque-limited time scaling (Hollerbach) and feed-forward efforts;
 * :mod:`.planner`: the pipeline the ``trajectory_planner`` node runs.
 """
 
 from .cartesian import cartesian_line, CartesianLineTrajectory
 from .efforts import ModelEffortProvider, Payload
-from .errors import (InfeasibleError, LimitError, PlanningError, RuckigError,
-                     SingularityError, UnreachablePoseError)
+from .errors import (InfeasibleError, LimitError, PlanningError, RuckigError, SingularityError,
+                     UnreachablePoseError)
 from .ik import IkSolution, solve_ik
 from .jerk_limited import jerk_limited, smooth_stop
 from .limits import estimate_acceleration_limits, PlanningLimits

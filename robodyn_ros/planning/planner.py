@@ -30,7 +30,6 @@ import time
 import numpy as np
 
 from .errors import InfeasibleError
-from .friction_probes import friction_peak_speeds
 from .jerk_limited import jerk_limited, smooth_stop
 from .limits import joint_vector
 from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
@@ -39,6 +38,7 @@ from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
 from .via_points import check_range, segment_peaks, via_points
 from ..errors import InputError
+from ..friction.probes import friction_peak_speeds
 
 #: Every profile the planner offers.
 PROFILES = KINDS + ('spline', 'ruckig', 'three_five_three', 'quintic_linear_quintic')

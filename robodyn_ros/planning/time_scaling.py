@@ -47,9 +47,9 @@ import math
 import numpy as np
 
 from .errors import InfeasibleError, LimitError
-from .friction_probes import friction_peak_speeds, probe_rows
 from .trajectory import Trajectory
 from ..errors import InputError
+from ..friction.probes import friction_peak_speeds, probe_rows
 
 
 class TimeScaledTrajectory(Trajectory):

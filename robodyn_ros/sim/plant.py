@@ -37,9 +37,9 @@ import math
 
 import numpy as np
 
-from ..dynamics.friction import smooth_sign
 from ..dynamics.tables import tables
 from ..errors import InputError
+from ..friction.models import smooth_sign
 from ..pinocchio_bridge import PinocchioBridge
 
 

@@ -19,16 +19,17 @@ Each scenario builds the plant (the true robot), one or more controllers
 (with their own, possibly wrong, models) and a reference, runs them with
 :func:`~robodyn_ros.sim.runner.simulate` and reports per-joint errors and
 torques plus its own checks (e.g. the paper's numbers side by side). The
-experiments of seeds 001, 002 and 003 are in :mod:`.scenarios_seeds`, those
+experiments of seeds 001, 002 and 003 are in
+:mod:`robodyn_ros.reproductions.closed_loop`, those
 about the laws in :mod:`.scenarios_laws`; their results are recorded in
 ``docs/results.md``.
 """
 
 from .scenario_base import ScenarioResult
 from .scenarios_laws import boundary_layer, puma_ct_vs_pid, safe_outputs, self_tuning
-from .scenarios_seeds import ct_perfect, KANADE_PAPER, kanade_period, MA3000_FRICTION, mirab, \
-    MIRAB_RATE
 from ..errors import InputError
+from ..reproductions.closed_loop import (ct_perfect, KANADE_PAPER, kanade_period, MA3000_FRICTION,
+                                         mirab, MIRAB_RATE)
 
 
 def mirab_353(quick=False):

@@ -27,9 +27,9 @@ from .cmodule import module_source, wrapper_source
 from .emit_c import FunctionEmitter, interp_function
 from .expr import Graph
 from .sym_crba import ltdl_solve, mass_matrix, with_armature
-from .sym_friction import inverse_dynamics_torque
 from .sym_rne import joint_transforms, rne
 from ..tables import tables
+from ...friction.symbolic import inverse_dynamics_torque
 
 #: Placeholder for the module name while the source is hashed.
 MODULE_PLACEHOLDER = '__RD_MODULE__'

@@ -1,0 +1,303 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The board seen in joint space: connect, check, configure, read samples, send currents.
+
+:class:`BoardDriver` turns the protocol into joint-space samples for one
+robot model: it opens the link, identifies the board and checks it against
+the model (axis count, encoder resolution, current ratings), configures the
+current limits, torque constants, gear ratios and the watchdog, and then
+converts every state report into a :class:`JointSample` (positions from the
+encoder counts, velocity and acceleration from a state-variable filter,
+effort from the measured currents). It is used by one thread at a time; the
+hardware interface (:mod:`.interface`) and friction identification
+(:mod:`robodyn_ros.friction.sweep`) build on it.
+"""
+
+from collections import deque
+from dataclasses import dataclass
+import time
+
+import numpy as np
+
+from .client import BoardClient
+from .messages import Configure, FaultReport, HeartbeatReply, StateReport, Status
+from ..scaling import axis_parameters, joint_scaling
+from ..settings import DriverSettings
+from ..velocity_filter import StateVariableFilter
+
+
+@dataclass(frozen=True, eq=False)
+class JointSample:
+    """
+    One state report in joint space.
+
+    Attributes
+    ----------
+    board_time_us : int
+        Board time of the sample [us].
+    host_time : float
+        Host monotonic time when its bytes were received [s].
+    position, velocity, acceleration : numpy.ndarray
+        Encoder position and state-variable filter estimates, (n,)
+        [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
+    effort : numpy.ndarray
+        Joint torque from the measured currents, (n,) [N m or N].
+    currents : numpy.ndarray
+        Measured motor currents, (n,) [A].
+    status, faults : int
+        Board status and latched fault bits.
+    latency_us : int
+        Board time between the state a set-point was computed from and this
+        sample (-1 before the first set-point) [us].
+    skipped : int
+        Older reports dropped because the host fell behind.
+
+    """
+
+    board_time_us: int
+    host_time: float
+    position: np.ndarray
+    velocity: np.ndarray
+    acceleration: np.ndarray
+    effort: np.ndarray
+    currents: np.ndarray
+    status: int
+    faults: int
+    latency_us: int
+    skipped: int
+
+    @property
+    def enabled(self):
+        """Whether the board's outputs are on (bool)."""
+        return bool(self.status & Status.ENABLED)
+
+
+class BoardDriver:
+    """
+    Joint-space access to one board for one robot model.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The host's model (joint order = board axis order).
+    transport : SerialTransport or UdpTransport
+        The link (not yet open).
+    settings : DriverSettings
+        Connection settings.
+
+    Attributes
+    ----------
+    identity : Identify or None
+        The board's identity after :meth:`connect`.
+    scaling : JointScaling or None
+        Conversions after :meth:`connect`.
+    fault_reports : collections.deque
+        Recent fault reports (newest last).
+    round_trips : collections.deque
+        Recent heartbeat round-trip times [s].
+    last_round_trip : tuple or None
+        ``(host time, round trip)`` of the newest heartbeat answer [s].
+
+    """
+
+    def __init__(self, model, transport, settings=None):
+        self.model = model
+        self.settings = settings or DriverSettings()
+        self.settings.check()
+        self.axes = axis_parameters(model, self.settings.efficiency)
+        self.client = BoardClient(transport)
+        self.identity = None
+        self.scaling = None
+        self.filter = StateVariableFilter(model.n, self.settings.velocity_bandwidth,
+                                          self.settings.velocity_damping)
+        self.fault_reports = deque(maxlen=32)
+        self.round_trips = deque(maxlen=1000)
+        self.last_sample = None
+        self.last_round_trip = None
+        self.reports = 0
+        self.skipped = 0
+
+    def __repr__(self):
+        return f'BoardDriver({self.model.name!r}, {self.client.transport!r})'
+
+    @property
+    def stats(self):
+        """Link counters (LinkStats)."""
+        return self.client.stats
+
+    def connect(self, timeout=None):
+        """
+        Open the link, identify and check the board, and configure it.
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Identify timeout [s] (default from the settings).
+
+        Returns
+        -------
+        Identify
+            The board's identity.
+
+        Raises
+        ------
+        TransportError, BoardTimeout, BoardMismatch, BoardRefused
+            The link cannot be opened, the board is silent, differs from the
+            model, or refuses the configuration. The link is closed again.
+
+        """
+        s = self.settings
+        try:
+            self.client.connect()
+            identity = self.client.identify(s.connect_timeout if timeout is None else timeout)
+            scaling = joint_scaling(self.axes, identity, s.encoder_counts or None)
+            limit = np.where(np.isfinite(scaling.current_limit), scaling.current_limit,
+                             identity.max_current)
+            config = Configure(s.watchdog_period, tuple(float(v) for v in limit),
+                               tuple(float(v) for v in np.abs(self.axes.torque_constant)),
+                               tuple(float(v) for v in self.axes.gear_ratio),
+                               tuple(int(v) for v in identity.encoder_counts))
+            self.client.configure(config, s.request_timeout)
+        except Exception:
+            self.client.close()
+            raise
+        self.identity = identity
+        self.scaling = scaling
+        self.current_limit = np.array(limit, dtype=float)
+        self.filter.reset()
+        self.last_sample = None
+        return identity
+
+    def close(self):
+        """Close the link."""
+        self.client.close()
+
+    def enable(self):
+        """Switch the board's outputs on (raises BoardTimeout or BoardRefused)."""
+        self.client.enable(self.settings.request_timeout)
+
+    def disable(self):
+        """Switch the board's outputs off (raises BoardTimeout or BoardRefused)."""
+        self.client.disable(self.settings.request_timeout)
+
+    def clear_fault(self):
+        """Clear the board's latched faults (raises BoardTimeout or BoardRefused)."""
+        self.client.clear_fault(self.settings.request_timeout)
+
+    def heartbeat(self):
+        """Send a heartbeat; its answer gives a round-trip time."""
+        self.client.heartbeat()
+
+    def read(self, timeout):
+        """
+        Wait for the next state report and convert it.
+
+        Parameters
+        ----------
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        JointSample or None
+            The newest report (older ones are counted in ``skipped``), or
+            None on timeout.
+
+        Raises
+        ------
+        TransportError
+            If the link is lost.
+
+        """
+        newest = None
+        skipped = 0
+        msgs = self.client.receive(timeout)
+        received = time.monotonic()
+        for msg in msgs:
+            if isinstance(msg, StateReport):
+                if newest is not None:
+                    skipped += 1
+                newest = msg
+            elif isinstance(msg, FaultReport):
+                self.fault_reports.append(msg)
+            elif isinstance(msg, HeartbeatReply):
+                now = time.monotonic()
+                rtt = now - msg.token * 1e-6
+                if 0.0 <= rtt < 10.0:
+                    self.round_trips.append(rtt)
+                    self.last_round_trip = (now, rtt)
+        if newest is None:
+            return None
+        if len(newest.counts) != self.model.n:
+            return None
+        self.reports += 1
+        self.skipped += skipped
+        return self._sample(newest, skipped, received)
+
+    def _sample(self, msg, skipped, received):
+        sc = self.scaling
+        q = sc.position(msg.counts)
+        prev = self.last_sample
+        dt = (msg.board_time_us - prev.board_time_us) * 1e-6 if prev is not None else 0.0
+        _, qd, qdd = self.filter.update(q, dt)
+        currents = np.array(msg.currents, dtype=float)
+        applied = msg.applied_state_time_us
+        sample = JointSample(msg.board_time_us, received, q, qd, qdd,
+                             sc.torque(currents), currents, msg.status, msg.faults,
+                             msg.board_time_us - applied if applied else -1, skipped)
+        self.last_sample = sample
+        return sample
+
+    def send_currents(self, sample, currents):
+        """
+        Send set-points computed from a sample (clamped to the configured limits).
+
+        Parameters
+        ----------
+        sample : JointSample
+            The sample they were computed from.
+        currents : numpy.ndarray
+            Motor currents [A], (n,); non-finite values are sent as 0.
+
+        Returns
+        -------
+        numpy.ndarray
+            The currents sent [A].
+
+        """
+        cur = np.where(np.isfinite(currents), currents, 0.0)
+        cur = np.clip(cur, -self.current_limit, self.current_limit)
+        self.client.set_currents(sample.board_time_us, cur)
+        return cur
+
+    def send_torque(self, sample, torque):
+        """
+        Send joint torques as currents (no friction compensation, no joint-limit rule).
+
+        Parameters
+        ----------
+        sample : JointSample
+            The sample they were computed from.
+        torque : numpy.ndarray
+            Joint torques [N m or N], (n,).
+
+        Returns
+        -------
+        numpy.ndarray
+            The currents sent [A].
+
+        """
+        return self.send_currents(sample, self.scaling.current(torque))

@@ -1,0 +1,349 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The simulated board's firmware: the protocol state machine, limits and safety.
+
+It behaves as the firmware of ``docs/driver_board_protocol.md`` specifies:
+
+* configure only while disabled; the axis count and encoder resolutions must
+  match the hardware, each current limit must not exceed the amplifier
+  rating, the watchdog period must be at least two cycles;
+* enable only when configured and free of faults; outputs off on disable;
+* set-points are clamped to the configured limits and refused when they were
+  computed from a state older than the watchdog period;
+* watchdog: enabled and no valid set-point frame for a watchdog period (the
+  first cycle at which ``board time - last valid frame >= period``) ->
+  outputs off, ``WATCHDOG`` latched, fault report;
+* over-current: a measured current above ``over_current_factor`` times the
+  limit -> outputs off, ``OVER_CURRENT`` latched;
+* encoder plausibility: outputs on, the motor turning (back-EMF) faster than
+  the check speed and the count unchanged for a watchdog period -> outputs
+  off, ``ENCODER`` latched;
+* a diverging plant (non-finite state) latches ``INTERNAL`` with the joints
+  stopped;
+* clear fault is refused while the cause persists.
+
+The firmware is driven by :meth:`SimFirmware.handle` for each received message
+and :meth:`SimFirmware.tick` once per cycle; both return the messages to send.
+Board time advances by exactly one period per tick.
+"""
+
+import math
+
+import numpy as np
+
+from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, Disable, Enable,
+                                        Fault, FaultReport, Heartbeat, HeartbeatReply, Identify,
+                                        IdentifyRequest, PROTOCOL_VERSION, Result, SetCurrents,
+                                        StateReport, Status)
+
+#: The board streams state reports for this long after the last valid frame [s].
+SESSION_TIMEOUT = 1.0
+#: Watchdog period before the host configures one [s].
+DEFAULT_WATCHDOG = 0.05
+
+
+class SimFirmware:
+    """
+    Firmware state machine of the simulated board.
+
+    Parameters
+    ----------
+    axes : SimAxes
+        Power stage, plant and sensors.
+    injector : FaultInjector
+        Active faults (encoder and current-sensor faults are applied here).
+    max_current : array_like
+        Amplifier rating per axis [A].
+    firmware : tuple of int
+        Version ``(major, minor, patch)``.
+    over_current_factor : float
+        Trip level as a multiple of the configured limit.
+
+    """
+
+    def __init__(self, axes, injector, max_current, firmware=(1, 0, 0),
+                 over_current_factor=1.25):
+        self.axes = axes
+        self.injector = injector
+        self.n = axes.n
+        self.period_us = int(round(axes.period * 1e6))
+        self.max_current = np.broadcast_to(np.asarray(max_current, dtype=float),
+                                           (self.n,)).copy()
+        self.firmware = tuple(firmware)
+        self.over_current_factor = float(over_current_factor)
+        self.time_us = 0
+        self.config = None
+        self.limit = self.max_current.copy()
+        self.watchdog_us = int(DEFAULT_WATCHDOG * 1e6)
+        self.enabled = False
+        self.enabled_since_us = -1
+        self.faults = 0
+        self.command = np.zeros(self.n)
+        self.limited = False
+        self.last_valid_us = 0
+        self.applied_state_time_us = 0
+        self.session_until_us = -1
+        self.overrun = False
+        self.rx_errors = 0
+        self.stale_commands = 0
+        self.fault_events = []
+        self.outputs_off_since_us = 0
+        self._last_change_us = np.zeros(self.n, dtype=np.int64)
+        self._last_counts = axes.true_counts()
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def status(self):
+        """Status bits of the next report (int)."""
+        bits = Status.CONFIGURED if self.config is not None else 0
+        if self.enabled:
+            bits |= Status.ENABLED
+        elif self.axes.brakes:
+            bits |= Status.BRAKED
+        if self.faults:
+            bits |= Status.FAULT
+        if self.limited:
+            bits |= Status.CURRENT_LIMITED
+        if self.overrun:
+            bits |= Status.OVERRUN
+        return int(bits)
+
+    @property
+    def streaming(self):
+        """Whether a host session is open, so state reports are sent (bool)."""
+        return self.time_us <= self.session_until_us
+
+    def _outputs_off(self):
+        if self.enabled:
+            self.outputs_off_since_us = self.time_us
+        self.enabled = False
+        self.command[:] = 0.0
+        self.axes.current[:] = 0.0
+
+    def latch(self, bits, axis=BOARD_WIDE, value=0):
+        """
+        Latch faults, switch the outputs off and return the fault report.
+
+        Parameters
+        ----------
+        bits : int
+            Fault bits.
+        axis : int
+            Axis concerned or ``BOARD_WIDE``.
+        value : int
+            Detail value.
+
+        Returns
+        -------
+        FaultReport
+            The report to send.
+
+        """
+        self.faults |= int(bits)
+        self._outputs_off()
+        self.fault_events.append({'faults': [f.name.lower() for f in Fault if bits & f],
+                                  'axis': int(axis), 'board_time_us': self.time_us,
+                                  'last_valid_us': self.last_valid_us,
+                                  'applied_state_time_us': self.applied_state_time_us})
+        return FaultReport(self.time_us, int(bits), int(axis),
+                           int(max(-2**31, min(2**31 - 1, value))))
+
+    def active_causes(self):
+        """Fault bits whose cause is still present (int)."""
+        bits = 0
+        if 'over_current' in self.injector.active:
+            bits |= Fault.OVER_CURRENT
+        if 'stuck_encoder' in self.injector.active:
+            bits |= Fault.ENCODER
+        return int(bits)
+
+    def identity(self):
+        """Build the identify message (Identify)."""
+        return Identify(PROTOCOL_VERSION, self.firmware, self.axes.period,
+                        tuple(int(c) for c in self.axes.encoder_counts),
+                        tuple(float(c) for c in self.max_current))
+
+    # ------------------------------------------------------------------ receive
+    def handle(self, msg, seq):
+        """
+        Process one received message.
+
+        Parameters
+        ----------
+        msg : message record
+            The message.
+        seq : int
+            Its sequence number.
+
+        Returns
+        -------
+        list
+            Messages to send back.
+
+        """
+        self.session_until_us = self.time_us + int(SESSION_TIMEOUT * 1e6)
+        if isinstance(msg, SetCurrents):
+            self._set_currents(msg)
+            return []
+        if isinstance(msg, Heartbeat):
+            return [HeartbeatReply(msg.token, self.time_us)]
+        if isinstance(msg, IdentifyRequest):
+            return [self.identity()]
+        if isinstance(msg, Configure):
+            return [self._configure(msg, seq)]
+        if isinstance(msg, Enable):
+            if self.config is None:
+                return [Ack(msg.msg_id, seq, Result.BAD_STATE)]
+            if self.faults:
+                return [Ack(msg.msg_id, seq, Result.FAULT_ACTIVE, self.faults)]
+            if not self.enabled:
+                self.enabled = True
+                self.enabled_since_us = self.time_us
+                self.command[:] = 0.0
+                self.last_valid_us = self.time_us
+                self._last_change_us[:] = self.time_us
+            return [Ack(msg.msg_id, seq, Result.OK)]
+        if isinstance(msg, Disable):
+            self._outputs_off()
+            return [Ack(msg.msg_id, seq, Result.OK)]
+        if isinstance(msg, ClearFault):
+            remaining = self.faults & self.active_causes()
+            if remaining:
+                return [Ack(msg.msg_id, seq, Result.FAULT_ACTIVE, remaining)]
+            self.faults = 0
+            return [Ack(msg.msg_id, seq, Result.OK)]
+        self.rx_errors += 1  # a board-to-host message sent to the board
+        return []
+
+    def _configure(self, msg, seq):
+        mid = msg.msg_id
+        if self.enabled:
+            return Ack(mid, seq, Result.BAD_STATE)
+        if msg.axis_count != self.n:
+            return Ack(mid, seq, Result.BAD_PARAMETER, BOARD_WIDE)
+        for i in range(self.n):
+            if (msg.encoder_counts[i] != self.axes.encoder_counts[i]
+                    or msg.current_limit[i] > self.max_current[i] * (1 + 1e-9)):
+                return Ack(mid, seq, Result.BAD_PARAMETER, i)
+        watchdog_us = int(round(msg.watchdog_period * 1e6))
+        if not 2 * self.period_us <= watchdog_us <= 10_000_000:
+            return Ack(mid, seq, Result.BAD_PARAMETER, BOARD_WIDE)
+        self.config = msg
+        self.limit = np.array(msg.current_limit, dtype=float)
+        self.watchdog_us = watchdog_us
+        return Ack(mid, seq, Result.OK)
+
+    def _set_currents(self, msg):
+        if len(msg.currents) != self.n:
+            self.rx_errors += 1
+            return
+        if not self.enabled:
+            return
+        age = self.time_us - msg.state_time_us
+        if age < 0 or age > self.watchdog_us:
+            self.stale_commands += 1
+            return
+        ref = np.array(msg.currents, dtype=float)
+        clamped = np.clip(ref, -self.limit, self.limit)
+        self.limited = bool(np.any(clamped != ref))
+        self.command = clamped
+        self.last_valid_us = self.time_us
+        self.applied_state_time_us = msg.state_time_us
+
+    # ------------------------------------------------------------------ cycle
+    def tick(self):
+        """
+        Run one board cycle: watchdog, power stage, plant, sensors, checks.
+
+        Returns
+        -------
+        list
+            Fault reports (if any) followed by the state report (if a session is open).
+
+        """
+        out = []
+        self.time_us += self.period_us
+        if self.enabled and self.time_us - self.last_valid_us >= self.watchdog_us:
+            out.append(self.latch(Fault.WATCHDOG, BOARD_WIDE,
+                                  self.time_us - self.last_valid_us))
+        try:
+            self.axes.step(self.command, self.enabled)
+        except FloatingPointError:
+            self.axes.plant.qd[:] = 0.0
+            out.append(self.latch(Fault.INTERNAL))
+        stuck = np.array([self.injector.stuck(i) for i in range(self.n)])
+        counts = self.axes.encoder(stuck)
+        offset = np.array([self.injector.current_offset(i, 2.0 * self.limit[i])
+                           for i in range(self.n)])
+        measured = self.axes.measured_current(offset)
+        trip = np.abs(measured) > self.over_current_factor * self.limit
+        if np.any(trip) and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
+            i = int(np.argmax(trip))
+            out.append(self.latch(Fault.OVER_CURRENT, i, int(round(measured[i] * 1e6))))
+        out.extend(self._encoder_check(counts))
+        if self.streaming:
+            out.append(StateReport(self.time_us, self.status, self.faults,
+                                   self.applied_state_time_us, self.rx_errors & 0xFFFF,
+                                   tuple(int(c) for c in counts),
+                                   tuple(float(c) for c in measured)))
+            self.overrun = False
+        return out
+
+    def _encoder_check(self, counts):
+        changed = counts != self._last_counts
+        self._last_counts = counts
+        self._last_change_us[changed] = self.time_us
+        if not self.enabled:
+            self._last_change_us[:] = self.time_us
+            return []
+        speed = np.abs(self.axes.qd)
+        check = np.maximum(0.05, 3.0 / (np.abs(self.axes.counts_per_unit)
+                                        * self.watchdog_us * 1e-6))
+        moving = speed > check
+        self._last_change_us[~moving] = self.time_us
+        silent = self.time_us - self._last_change_us >= self.watchdog_us
+        if np.any(silent) and not self.faults & Fault.ENCODER:
+            i = int(np.argmax(silent))
+            return [self.latch(Fault.ENCODER, i, int(round(speed[i] * 1e6)))]
+        return []
+
+    def snapshot(self):
+        """
+        Firmware and plant state for the control channel.
+
+        Returns
+        -------
+        dict
+            JSON-ready values.
+
+        """
+        def floats(a):
+            return [float(v) if math.isfinite(v) else None for v in a]
+
+        return {
+            'board_time_us': self.time_us, 'configured': self.config is not None,
+            'enabled': self.enabled, 'faults': [f.name.lower() for f in Fault
+                                                if self.faults & f],
+            'fault_events': self.fault_events[-50:],
+            'outputs_off_since_us': self.outputs_off_since_us,
+            'watchdog_period': self.watchdog_us * 1e-6, 'limit': floats(self.limit),
+            'q': floats(self.axes.q), 'qd': floats(self.axes.qd),
+            'current': floats(self.axes.current), 'command': floats(self.command),
+            'counts': [int(c) for c in self.axes.true_counts()],
+            'applied_state_time_us': self.applied_state_time_us,
+            'rx_errors': self.rx_errors, 'stale_commands': self.stale_commands,
+            'streaming': self.streaming,
+        }

@@ -1,0 +1,358 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The simulated board: firmware, plant and fault injection behind the real protocol.
+
+:class:`~.sim_config.SimBoardConfig` holds the board's options (the same
+names as the ``robodyn sim-board`` options and its ``--config`` YAML);
+:func:`build_board`
+makes a :class:`SimBoard`, whose :meth:`SimBoard.serve` runs the cycle loop in
+real time on a pseudo-terminal or a UDP socket until stopped. The board's
+*true* parameters (friction, actuators, payload) come from its own robot and
+parameter file, so tests can make it differ from the host's model.
+"""
+
+from dataclasses import asdict
+import heapq
+import math
+import select
+import time
+
+import numpy as np
+
+from .axes import SimAxes, without_load_friction
+from .endpoints import PtyEndpoint, UdpEndpoint
+from .faults import ControlChannel, FaultInjector
+from .firmware import SimFirmware
+from ...errors import InputError, RobodynError
+from ...hardware.board.codec import decode_message, encode_message, plausible_length
+from ...hardware.board.framing import decode_frame, encode_frame, FrameParser
+from ...hardware.errors import CrcError, ProtocolError
+from ...hardware.scaling import axis_parameters
+from ...model import load_robot
+
+#: Amplifier rating used when the model gives no current or effort limit [A].
+FALLBACK_MAX_CURRENT = 100.0
+
+
+def _per_axis(values, n, name):
+    arr = np.asarray(values, dtype=float).reshape(-1)
+    if arr.size == 1:
+        return np.full(n, arr[0])
+    if arr.size != n:
+        raise InputError(name, f'expected one value or {n} values, got {arr.size}')
+    return arr
+
+
+class SimBoard:
+    """
+    A simulated board serving one host over a pty or UDP.
+
+    Parameters
+    ----------
+    config : SimBoardConfig
+        The options (checked).
+    model : RobotModel
+        The true model.
+
+    """
+
+    def __init__(self, config, model):
+        config.check()
+        self.config = config
+        n = model.n
+        self.model = model if config.load_friction else without_load_friction(model)
+        rng = np.random.default_rng(config.seed)
+        eff = _per_axis(config.efficiency, n, 'efficiency')
+        counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
+        q0 = (np.clip(np.zeros(n), model.lower_limits, model.upper_limits) if not config.q0
+              else model.check_configuration(config.q0, 'q0'))
+        self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
+                            eff, _per_axis(config.backlash, n, 'backlash'),
+                            config.backlash_speed, config.encoder_noise, config.current_noise,
+                            config.brakes, config.friction_smoothing, q0, rng)
+        if config.max_current:
+            rating = _per_axis(config.max_current, n, 'max_current')
+        else:
+            limit = axis_parameters(self.model, eff).current_limit
+            rating = np.where(np.isfinite(limit), limit, FALLBACK_MAX_CURRENT)
+        self.injector = FaultInjector(rng)
+        self.firmware = SimFirmware(self.axes, self.injector, rating,
+                                    tuple(int(v) for v in config.firmware.split('.')),
+                                    config.over_current_factor)
+        from .faults import parse_fault_spec
+        for spec in config.faults:
+            name, params = parse_fault_spec(spec)
+            self.injector.inject(name, params)
+        if config.transport == 'pty':
+            self.endpoint = PtyEndpoint(config.link or None)
+        else:
+            self.endpoint = UdpEndpoint(config.address, config.port)
+        self.parser = FrameParser(plausible_length)
+        self.control = None
+        self.tx_seq = 0
+        self.counters = dict.fromkeys(
+            ('ticks', 'overruns', 'rx_frames', 'rx_message_errors', 'rx_crc_injected',
+             'rx_dropped', 'tx_frames', 'tx_dropped', 'tx_failed'), 0)
+        self._delayed = []
+        self._stop = False
+        self._started = None
+
+    # ------------------------------------------------------------------ info
+    def ready_info(self):
+        """
+        Where the board listens (printed as one JSON line at start).
+
+        Returns
+        -------
+        dict
+            Transport, device/link or address/port, control port, axes, rate.
+
+        """
+        info = {'ready': True, 'robot': self.model.name, 'axes': self.model.n,
+                'rate': self.config.rate, 'transport': self.config.transport,
+                'control_port': self.control.port if self.control else None}
+        if self.config.transport == 'pty':
+            info.update(device=self.endpoint.device, link=self.endpoint.link)
+        else:
+            info.update(address=self.config.address, port=self.endpoint.port)
+        return info
+
+    def status(self):
+        """
+        Full state for the control channel.
+
+        Returns
+        -------
+        dict
+            Firmware snapshot, counters, injected faults, achieved rate.
+
+        """
+        out = self.firmware.snapshot()
+        out.update(self.counters)
+        elapsed = time.monotonic() - self._started if self._started else 0.0
+        out['achieved_rate'] = self.counters['ticks'] / elapsed if elapsed > 0 else 0.0
+        out['injected'] = {k: dict(v) for k, v in self.injector.active.items()}
+        out['injection_log'] = self.injector.log[-50:]
+        out['parser'] = {'crc_errors': self.parser.crc_errors,
+                         'header_errors': self.parser.header_errors,
+                         'length_errors': self.parser.length_errors}
+        out['link_open'] = self.endpoint.is_open
+        out['device'] = getattr(self.endpoint, 'device', None)
+        out['config'] = asdict(self.config)
+        return out
+
+    def control_request(self, req):
+        """
+        Execute one control-channel request.
+
+        Parameters
+        ----------
+        req : dict
+            ``{'cmd': 'inject'|'clear'|'status'|'quit', ...}``.
+
+        Returns
+        -------
+        dict
+            The reply.
+
+        """
+        cmd = req.get('cmd')
+        t = self.firmware.time_us
+        if cmd == 'status':
+            return dict(self.status(), ok=True)
+        if cmd == 'inject':
+            params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
+            params = self.injector.inject(str(req.get('fault')), params, t)
+            self._apply_link_state()
+            return {'ok': True, 'fault': req.get('fault'), 'params': params, 'board_time_us': t}
+        if cmd == 'clear':
+            self.injector.clear(str(req.get('fault', 'all')), t)
+            self._apply_link_state()
+            return {'ok': True, 'board_time_us': t}
+        if cmd == 'quit':
+            self._stop = True
+            return {'ok': True}
+        raise ValueError(f'unknown command {cmd!r} (inject, clear, status, quit)')
+
+    # ------------------------------------------------------------------ I/O
+    def _apply_link_state(self):
+        if self.injector.disconnected and self.endpoint.is_open:
+            self.endpoint.close(unlink=False)
+            self.parser.reset()
+            self._delayed.clear()
+        elif not self.injector.disconnected and not self.endpoint.is_open:
+            self.endpoint.connect()
+
+    def send(self, msg):
+        """Encode one message, apply the tx faults, and send or delay it."""
+        frame = encode_message(msg, self.tx_seq)
+        self.tx_seq = (self.tx_seq + 1) & 0xFFFF
+        if not self.endpoint.is_open or self.injector.drop('tx'):
+            self.counters['tx_dropped'] += 1
+            return
+        frame = self.injector.corrupt(frame, 'tx')
+        delay = self.injector.delay
+        if delay > 0.0:
+            release = self.firmware.time_us + int(round(delay * 1e6))  # board time, like the rest
+            heapq.heappush(self._delayed, (release, self.counters['tx_frames'],
+                                           frame))
+            self.counters['tx_frames'] += 1
+            return
+        self._write(frame)
+
+    def _write(self, frame):
+        if self.endpoint.write(frame):
+            self.counters['tx_frames'] += 1
+        else:
+            self.counters['tx_failed'] += 1
+
+    def _flush_delayed(self):
+        now = self.firmware.time_us
+        while self._delayed and self._delayed[0][0] <= now:
+            _, _, frame = heapq.heappop(self._delayed)
+            if self.endpoint.is_open:
+                self.endpoint.write(frame)
+
+    def receive(self, data):
+        """Apply the rx faults to received bytes, parse them and run the firmware."""
+        if self.injector.drop('rx'):
+            self.counters['rx_dropped'] += 1
+            return
+        for frame in self.parser.feed(data):
+            try:
+                if 'corrupt_crc' in self.injector.active:
+                    # The frame's bytes with a CRC bit flipped, through the real CRC check.
+                    raw = encode_frame(frame.msg_id, frame.seq, frame.payload)
+                    frame = decode_frame(self.injector.corrupt(raw, 'rx'))
+                msg = decode_message(frame)
+            except CrcError:
+                self.counters['rx_crc_injected'] += 1
+                self.firmware.rx_errors += 1
+                continue
+            except ProtocolError:
+                self.counters['rx_message_errors'] += 1
+                self.firmware.rx_errors += 1
+                continue
+            self.counters['rx_frames'] += 1
+            for reply in self.firmware.handle(msg, frame.seq):
+                self.send(reply)
+        self.firmware.rx_errors = (self.counters['rx_message_errors'] + self.parser.crc_errors
+                                   + self.parser.header_errors + self.parser.length_errors
+                                   + self.counters['rx_crc_injected'])
+
+    def stop(self):
+        """Ask :meth:`serve` to return."""
+        self._stop = True
+
+    def serve(self, on_ready=None):
+        """
+        Run the board in real time until stopped (or ``max_runtime`` passes).
+
+        Parameters
+        ----------
+        on_ready : callable, optional
+            Called with :meth:`ready_info` once the link is open.
+
+        """
+        cfg = self.config
+        if cfg.control_port >= 0:
+            self.control = ControlChannel(cfg.control_port, self.control_request)
+        if not self.injector.disconnected:
+            self.endpoint.connect()
+        try:
+            if on_ready is not None:
+                on_ready(self.ready_info())
+            self._loop()
+        finally:
+            self.endpoint.close()
+            if self.control is not None:
+                self.control.close()
+
+    def _due(self, now, next_tick, last_tick):
+        """Whether the next cycle is due (real time, or lockstep with the host)."""
+        fw = self.firmware
+        if self.config.lockstep and fw.enabled and fw.streaming:
+            # the report of this cycle was answered, or it went out before the enable
+            answered = (fw.applied_state_time_us >= fw.time_us
+                        or fw.enabled_since_us == fw.time_us)
+            return answered or now >= last_tick + self.config.lockstep_timeout
+        return now >= next_tick
+
+    def _loop(self):
+        period = 1.0 / self.config.rate
+        start = self._started = time.monotonic()
+        deadline = start + self.config.max_runtime if self.config.max_runtime > 0 else math.inf
+        next_tick = start + period
+        last_tick = start
+        while not self._stop:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            if self._due(now, next_tick, last_tick):
+                late = now - next_tick
+                if late > period and not self.config.lockstep:
+                    self.counters['overruns'] += 1
+                    self.firmware.overrun = True
+                next_tick = now + period if late > 20 * period else next_tick + period
+                if self.config.lockstep:
+                    next_tick = now + period
+                last_tick = now
+                for msg in self.firmware.tick():
+                    self.send(msg)
+                self.counters['ticks'] += 1
+            self._flush_delayed()
+            wake = next_tick
+            if self.config.lockstep and self.firmware.enabled:
+                wake = min(wake, last_tick + self.config.lockstep_timeout)
+            waits = [self.control] if self.control is not None else []
+            if self.endpoint.is_open:
+                waits.append(self.endpoint)
+            timeout = max(0.0, wake - time.monotonic())
+            ready, _, _ = select.select(waits, [], [], timeout)
+            for src in ready:
+                if src is self.control:
+                    self.control.poll()
+                elif self.endpoint.is_open:
+                    data = self.endpoint.read()
+                    if data:
+                        self.receive(data)
+
+
+def build_board(config):
+    """
+    Load the true model and build a simulated board.
+
+    Parameters
+    ----------
+    config : SimBoardConfig
+        The options.
+
+    Returns
+    -------
+    SimBoard
+        The board (not yet serving).
+
+    """
+    model = load_robot(config.robot, params=config.params or None)
+    if config.payload_mass > 0.0:
+        frame = config.payload_frame or model.end_effector
+        try:
+            model.frame(frame)
+        except RobodynError as exc:
+            raise InputError('payload_frame', f'{frame!r} is not a frame of '
+                             f'{model.name}: {exc}') from None
+        model = model.with_payload(config.payload_mass, config.payload_com, frame=frame)
+    return SimBoard(config, model)
