@@ -51,7 +51,7 @@ import numpy as np
 from .board.driver import BoardDriver
 from .board.messages import fault_names
 from .command import CommandBuffer, CurrentCommand
-from .errors import BoardRefused, BoardTimeout, HardwareError, TransportError
+from .errors import BoardRefused, BoardTimeout, CommandRejected, HardwareError, TransportError
 from .settings import InterfaceSettings
 from .supervision import Health, Problems
 from ..friction.compensation import FrictionCompensator
@@ -81,9 +81,12 @@ class HardwareInterface:
     Attributes
     ----------
     command_source : callable or None
-        Called from the I/O thread at the start of every active cycle,
-        before the command is read: the place to pull the newest command
-        (``set_command``) from wherever it waits.
+        ``command_source()`` is called from the I/O thread at the start of
+        every active cycle and returns the newest command that arrived since
+        the last call as ``(torque, stamp)`` (joint torques (n,) in model
+        order [N m or N], arrival time [s, monotonic]) or None; it raises
+        :class:`~.errors.CommandRejected` for a command that cannot be
+        used. Commands can also be given with :meth:`set_command`.
     dynamics_backend : {'numpy', 'auto'}
         How the load-dependent friction is computed: our numpy RNE, or the
         compiled kernels when they are available (see
@@ -366,7 +369,7 @@ class HardwareInterface:
         try:
             if self.state == 'active':
                 if self.command_source is not None:
-                    self.command_source()
+                    self._take_command()
                 self._active_cycle(sample, now)
             elif now - self._last_heartbeat > 0.1:
                 self._last_heartbeat = now
@@ -375,6 +378,16 @@ class HardwareInterface:
             self._lose(exc, now)
         self._statistics(sample, now)
         return sample
+
+    def _take_command(self):
+        """Store the newest command of ``command_source``, or count its rejection."""
+        try:
+            command = self.command_source()
+        except CommandRejected as exc:
+            self.commands.reject(exc.reason, exc.stamp)
+            return
+        if command is not None:
+            self.commands.put(*command)
 
     def _guard(self, action, now):
         try:

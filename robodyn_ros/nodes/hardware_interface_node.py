@@ -46,9 +46,9 @@ from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 
-from .conversions import order_index
 from .diagnostics import Diagnostics, ERROR, OK, WARN
-from .joint_state_cdr import JointStateEncoder, read_joint_state
+from .joint_state_cdr import JointStateEncoder
+from .joint_state_reader import JointStateError, JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
 from .runner import run_node
@@ -56,6 +56,7 @@ from .sampled import SampledTopic
 from ..errors import RobodynError
 from ..friction.compensation import with_friction
 from ..hardware.board.transports import open_transport
+from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
 from ..hardware.settings import DriverSettings, InterfaceSettings
 
@@ -144,7 +145,7 @@ class HardwareInterfaceNode(LifecycleNode):
         self._names = ()
         self._state_pub = None
         self._state_enc = None
-        self._cmd_cache = {}
+        self._cmd_reader = None
         self._cmd_sub = None
         self._diag_timer = None
         super().__init__(NODE_NAME, **kwargs)
@@ -190,41 +191,33 @@ class HardwareInterfaceNode(LifecycleNode):
         pub.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
                                sample.velocity, sample.effort))
 
-    def _poll_commands(self):
-        newest = self._cmd_sub.latest() if self._cmd_sub is not None else None
-        if newest is not None:
-            data, received = newest
-            now = time.monotonic() - max(0.0, time.time() - received)
-            try:
-                msg = read_joint_state(data, self._cmd_cache)
-            except Exception as exc:  # a corrupt command is refused, never applied
-                if self._hw is not None:
-                    self._hw.commands.reject(f'joint_commands: unreadable message ({exc})',
-                                             now)
-                return
-            self._on_command(msg, now)
+    def _newest_command(self):
+        """
+        Take the newest ``joint_commands`` message (the I/O loop's command source).
 
-    def _on_command(self, msg, now=None):
-        hw = self._hw
-        if hw is None:
-            return
-        now = time.monotonic() if now is None else now
-        if len(msg.effort) == 0:
-            hw.commands.reject('joint_commands has no effort values', now)
-            return
-        effort = list(msg.effort)
-        if msg.name:
-            if len(msg.name) != len(effort):
-                hw.commands.reject(f'joint_commands has {len(msg.name)} names and '
-                                   f'{len(effort)} efforts', now)
-                return
-            try:
-                idx = order_index(msg.name, self._names)
-            except ValueError as exc:
-                hw.commands.reject(str(exc), now)
-                return
-            effort = [effort[i] for i in idx]
-        hw.set_command(effort, now)
+        Returns
+        -------
+        tuple or None
+            ``(torque, stamp)`` in model order, or None when nothing new
+            arrived.
+
+        Raises
+        ------
+        CommandRejected
+            An unreadable message, unknown or duplicate names, or efforts
+            that do not match the names.
+
+        """
+        newest = self._cmd_sub.latest() if self._cmd_sub is not None else None
+        if newest is None:
+            return None
+        data, received = newest
+        stamp = time.monotonic() - max(0.0, time.time() - received)
+        try:
+            sample = self._cmd_reader.read(data)
+        except JointStateError as exc:  # refused, never applied
+            raise CommandRejected(f'joint_commands: {exc}', stamp) from None
+        return sample.effort, stamp
 
     def _on_health(self, health):
         if self.context.ok():  # keep the last statistics; the periodic refresh renews them
@@ -279,7 +272,9 @@ class HardwareInterfaceNode(LifecycleNode):
                                       'unit torque axis (1 N m/A)')
         # joint_commands is taken by the I/O loop at each board cycle (no callback)
         self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS, raw=True)
-        self._hw.command_source = self._poll_commands
+        self._cmd_reader = JointStateReader(self._names, required=('effort',),
+                                            allow_extra=False, allow_unnamed=True)
+        self._hw.command_source = self._newest_command
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
         fw = '.'.join(map(str, identity.firmware))
         self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '
