@@ -88,7 +88,7 @@ class PeriodicLoop:
 
     @property
     def running(self):
-        """Whether the loop thread is running (bool)."""
+        """Tell whether the loop thread is alive (bool)."""
         return self._thread is not None and self._thread.is_alive()
 
     def start(self):
