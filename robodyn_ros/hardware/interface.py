@@ -51,6 +51,7 @@ import numpy as np
 from .board.driver import BoardDriver
 from .board.messages import fault_names
 from .command import CommandBuffer, CurrentCommand
+from .cycle_statistics import CycleStatistics
 from .errors import BoardRefused, BoardTimeout, CommandRejected, HardwareError, TransportError
 from .settings import InterfaceSettings
 from .supervision import Health, Problems
@@ -111,10 +112,7 @@ class HardwareInterface:
         self.state = 'unconfigured'
         self.pipeline = None
         self.last_result = None
-        self.cycle_times = np.full(4096, np.nan)
-        self.listener_times = np.full(4096, np.nan)
-        self.cycles = 0
-        self.samples = 0
+        self.stats = CycleStatistics()
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread = None
@@ -125,7 +123,6 @@ class HardwareInterface:
         self._last_sample_time = 0.0
         self._last_heartbeat = 0.0
         self._fault_seen = 0
-        self._rate_window = [time.monotonic(), 0, 0.0]
 
     def __repr__(self):
         return f'HardwareInterface({self.model.name!r}, state={self.state!r})'
@@ -308,9 +305,7 @@ class HardwareInterface:
                 start = time.monotonic()
                 try:
                     self.on_sample(sample)
-                    self.listener_times[self.samples % self.listener_times.size] = (
-                        time.monotonic() - start)
-                    self.samples += 1
+                    self.stats.listener(time.monotonic() - start)
                 except Exception as exc:  # a listener must not stop the I/O loop
                     self.problems.report('listener', 'warn', f'sample listener failed: '
                                          f'{type(exc).__name__}: {exc}', hold=1.0)
@@ -452,19 +447,14 @@ class HardwareInterface:
         result = self.pipeline(sample.position, torque, fric, s.limit_margin)
         self.driver.send_currents(sample, result.currents)
         self.last_result = result
-        self.cycle_times[self.cycles % self.cycle_times.size] = time.monotonic() - sample.host_time
-        self.cycles += 1
+        self.stats.cycle(time.monotonic() - sample.host_time)
         if np.any(result.at_limit):
             names = [self.model.joint_names[i] for i in np.flatnonzero(result.at_limit)]
             self.problems.report('limit', 'warn', 'torque into the joint limit cut: '
                                  + ', '.join(names), hold=0.5)
 
     def _statistics(self, sample, now):
-        w = self._rate_window
-        w[1] += 1
-        if now - w[0] >= 1.0:
-            w[2] = w[1] / (now - w[0])
-            w[0], w[1] = now, 0
+        if self.stats.report(now):
             wd = self.driver.settings.watchdog_period
             if self.state == 'active' and sample.latency_us > 0.5 * wd * 1e6:
                 late = sample.latency_us / 1e3
@@ -483,19 +473,11 @@ class HardwareInterface:
 
         """
         st = self.driver.stats
-        times = self.cycle_times[np.isfinite(self.cycle_times)]
-        listener = self.listener_times[np.isfinite(self.listener_times)]
         ident = self.driver.identity
         values = {
             'state': self.state,
             'firmware': '.'.join(map(str, ident.firmware)) if ident else '',
-            'report_rate_hz': f'{self._rate_window[2]:.1f}',
-            'cycle_time_p50_us': f'{np.percentile(times, 50) * 1e6:.0f}' if times.size else '',
-            'cycle_time_p99_us': f'{np.percentile(times, 99) * 1e6:.0f}' if times.size else '',
-            'publish_time_p50_us': (f'{np.percentile(listener, 50) * 1e6:.0f}'
-                                    if listener.size else ''),
-            'publish_time_p99_us': (f'{np.percentile(listener, 99) * 1e6:.0f}'
-                                    if listener.size else ''),
+            **self.stats.values(),
             'latency_us': self.driver.last_sample.latency_us if self.driver.last_sample else '',
             'lost_frames': st.lost_frames, 'reordered_frames': st.reordered_frames,
             'crc_errors': st.crc_errors,
