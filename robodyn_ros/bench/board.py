@@ -228,7 +228,7 @@ def _node_cycle(args, tmp):
 def _components(robot, repeat=2000):
     """CPU time of each step of one host cycle, in one thread, no I/O [ms]."""
     from ..hardware.board import codec
-    from ..hardware.command import CommandBuffer, CurrentCommand
+    from ..hardware.command import CommandChannel, CurrentCommand
     from ..hardware.board.framing import FrameParser
     from ..friction.compensation import FrictionCompensator
     from ..hardware.board.messages import Identify, StateReport
@@ -245,7 +245,7 @@ def _components(robot, repeat=2000):
     filt = StateVariableFilter(n)
     comp = FrictionCompensator(model)
     pipe = CurrentCommand(model, sc, sc.current_limit)
-    buf = CommandBuffer(n)
+    buf = CommandChannel(n)
     buf.put(np.zeros(n), time.monotonic())
     decoded = codec.decode_message(parser.feed(frame)[0])
     q = sc.position(decoded.counts)

@@ -183,6 +183,8 @@ class JointStateReader:
                 raise JointStateError(f'unreadable message ({exc})') from None
         names = msg.name
         if len(names) == 0 and self.allow_unnamed:
+            if not any(len(getattr(msg, f)) for f in FIELDS):
+                raise JointStateError('no names and no values')
             index, count = None, len(self.names)
         else:
             index, count = self.index(names), len(names)
