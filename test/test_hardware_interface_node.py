@@ -150,9 +150,10 @@ def test_lifecycle_topics_and_safety(transport):
         finally:
             feeder.close()
         # The stream stops: hold (outputs on), then brakes and outputs off after hold_time.
-        assert wait_until(lambda: node._hw.drive_state.value == 'holding', 5.0)
+        history = node._hw.reaction.history
+        assert wait_until(lambda: node._hw.drive_state.value == 'holding', 5.0), history
         assert board.status()['enabled']
-        assert wait_until(lambda: node._hw.drive_state.value == 'stopped', 5.0)
+        assert wait_until(lambda: node._hw.drive_state.value == 'stopped', 5.0), history
         assert wait_until(lambda: not board.status()['enabled'], 5.0)
         reset = client.node.create_client(Trigger, 'hardware_interface/reset_fault')
         assert reset.wait_for_service(timeout_sec=10.0)

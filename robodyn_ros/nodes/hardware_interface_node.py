@@ -165,23 +165,24 @@ class HardwareInterfaceNode(LifecycleNode):
         self._diag_timer = None
         super().__init__(NODE_NAME, **kwargs)
         self._values = declare(self, model_parameters() + parameter_specs(),
-                               on_change=self._on_parameter)
+                               on_changes=self._on_parameter)
         self._diag = Diagnostics(self, hardware_id='motor_driver_board',
                                  period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
         self.create_service(Trigger, '~/reset_fault', self._on_reset_fault)
 
     # ------------------------------------------------------------------ parameters
-    def _on_parameter(self, name, value):
-        self._values[name] = value
-        if name in RUNTIME and self._hw is not None:
-            changes = {name: value}
-            if name == 'reconnect_period':
-                changes['recover_period'] = value
+    def _on_parameter(self, changes):
+        """Apply a set of run-time changes to the interface all at once (or none)."""
+        runtime = {k: v for k, v in changes.items() if k in RUNTIME}
+        if 'reconnect_period' in runtime:
+            runtime['recover_period'] = runtime['reconnect_period']
+        if runtime and self._hw is not None:
             try:
-                self._hw.update_settings(**changes)
+                self._hw.update_settings(**runtime)
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
+        self._values.update(changes)
 
     def _settings(self):
         v = self._values

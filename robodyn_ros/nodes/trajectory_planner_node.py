@@ -144,7 +144,7 @@ class TrajectoryPlannerNode(Node):
 
     def __init__(self, **kwargs):
         super().__init__('trajectory_planner', **kwargs)
-        self._values = declare(self, parameter_specs(), on_change=self._on_change)
+        self._values = declare(self, parameter_specs(), on_changes=self._on_change)
         self._model = load_model(self, self._values)
         names = self._values['joints'] or self._model.joint_names
         for name in names:
@@ -220,16 +220,18 @@ class TrajectoryPlannerNode(Node):
             states.destroy()
         super().destroy_node()
 
-    def _on_change(self, name, value):
+    def _on_change(self, changes):
         values = dict(self._values)
-        values[name] = value
+        values.update(changes)
+        names = ', '.join(changes)
         try:
             planner = self._build(values)
         except (RobodynError, ValueError) as exc:
-            raise ValueError(f'{name}: {exc}') from None
+            raise ValueError(f'{names}: {exc}') from None
         self._values = values
         self._planner = planner
-        self.get_logger().info(f'parameter {name} = {value!r}')
+        for name, value in changes.items():
+            self.get_logger().info(f'parameter {name} = {value!r}')
 
     # ------------------------------------------------------------------ inputs
     def _on_joint_state(self, msg):
