@@ -110,6 +110,20 @@ def test_lifecycle_topics_and_safety(transport):
         assert node.trigger_activate() == SUCCESS
         time.sleep(0.3)                            # armed: brakes on, no stream yet
         assert not board.status()['enabled']
+        # Parameter sets are all or nothing; timeouts cannot be raised while active.
+        res = node.set_parameters_atomically([Parameter('hold_time', value=0.9),
+                                              Parameter('friction_scale', value=9.0)])
+        assert not res.successful and node._hw.settings.hold_time == 1.0
+        res = node.set_parameters_atomically([Parameter('hold_time', value=0.9),
+                                              Parameter('command_timeout', value=0.45)])
+        assert res.successful and node._hw.settings.hold_time == 0.9
+        res = node.set_parameters_atomically([Parameter('hold_time', value=0.8),
+                                              Parameter('command_timeout', value=0.5)])
+        assert not res.successful and 'command_timeout' in res.reason
+        assert node._hw.settings.hold_time == 0.9 and node._values['hold_time'] == 0.9
+        res = node.set_parameters([Parameter('hold_time', value=2.0)])[0]
+        assert not res.successful and 'cannot be raised while active' in res.reason
+        assert node._hw.settings.hold_time == 0.9 and node.get_parameter('hold_time').value == 0.9
         kt = node._hw.driver.axes.torque_per_amp
         feeder = Feeder(client, ['joint3', 'joint1', 'joint2'], [0.4, 0.0, 0.0])
         try:
