@@ -26,9 +26,10 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from .inertial import check_inertial, Inertial
+from .frame import Frame
+from .inertial import check_inertial, Inertial, missing_inertial
 from .joint import Actuator, Friction, Joint, JointLimits, Mimic
-from .robot_model import Frame, missing_inertial, RobotModel
+from .robot_model import RobotModel
 from .transforms import rpy_to_matrix, snap
 from .urdf_writer import URDF_INFINITY
 from ..errors import (DescriptionParseError, ModelError, NonFiniteValueError, TopologyError,
