@@ -62,7 +62,7 @@ def main(argv=None):
 
     model = load_robot(args.robot)
     h = 1e-3
-    q0 = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
+    q0 = model.home_configuration()
     traj = rest_to_rest(q0, q0 + 0.5, args.steps * h, model.joint_names)
     _, q, qd, qdd = traj.dense(h)
     rng = np.random.default_rng(0)

@@ -49,7 +49,7 @@ sys.path.insert(0, ROOT)
 
 def _trajectory(model, period):
     from robodyn_ros.sim.references import concatenate, repeated, rest_to_rest
-    q0 = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
+    q0 = model.home_configuration()
     if model.name == 'puma560':
         q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.0, 0.0])
     amp = 0.5 * np.where(np.arange(model.n) % 2 == 0, 1.0, -1.0)

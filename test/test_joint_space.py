@@ -52,14 +52,19 @@ def mixed():
     return RobotModel.from_urdf(_URDF)
 
 
-def _expected_home(model, t):
-    """Joint by joint from the limits: the clamped zero, then t of the way to the middle."""
+def _expected_home(model, t, outside='limit'):
+    """Joint by joint from the limits: zero or its stand-in, then t of the way to the middle."""
     out = []
     for joint in model.joints:
         lower, upper = joint.limits.lower, joint.limits.upper
-        zero = min(max(0.0, lower), upper)
         lo = lower if math.isfinite(lower) else -math.pi
         hi = upper if math.isfinite(upper) else math.pi
+        if lower <= 0.0 <= upper:
+            zero = 0.0
+        elif outside == 'limit':
+            zero = lower if lower > 0.0 else upper
+        else:
+            zero = (lo + hi) / 2.0
         out.append(zero + t * ((lo + hi) / 2.0 - zero))
     return np.array(out)
 
@@ -87,24 +92,34 @@ def test_home_configuration_of_a_one_sided_range(mixed):
     assert model.home_configuration(1.0)[3] == pytest.approx((0.5 + math.pi) / 2.0)
 
 
+def test_home_configuration_takes_the_middle_outside(mixed):
+    """With outside='middle', a range without zero gives its middle, other joints zero."""
+    assert mixed.home_configuration(outside='middle').tolist() == [0.0, 0.35, -0.75, 0.0]
+    assert np.allclose(mixed.home_configuration(0.5, outside='middle'),
+                       _expected_home(mixed, 0.5, 'middle'), atol=1e-15)
+
+
 @pytest.mark.parametrize('t', [-0.1, 1.5, math.nan])
 def test_home_configuration_share_is_checked(mixed, t):
-    """Shares outside [0, 1] are refused."""
+    """Shares outside [0, 1] and unknown stand-ins are refused."""
     with pytest.raises(InputError, match='toward_middle'):
         mixed.home_configuration(t)
+    with pytest.raises(InputError, match='outside'):
+        mixed.home_configuration(outside='zero')
 
 
 @pytest.mark.parametrize('robot', library.names())
 @pytest.mark.parametrize('t', [0.0, 0.5, 1.0])
-def test_home_configuration_of_the_library_robots(robot, t):
+@pytest.mark.parametrize('outside', ['limit', 'middle'])
+def test_home_configuration_of_the_library_robots(robot, t, outside):
     """Inside the limits for every library robot; at t = 0 zero or a limit."""
     model = library.load(robot)
-    home = model.home_configuration(t)
+    home = model.home_configuration(t, outside)
     assert home.shape == (model.n,)
     assert np.all(np.isfinite(home))
     assert np.all(model.lower_limits <= home) and np.all(home <= model.upper_limits)
-    assert np.allclose(home, _expected_home(model, t), atol=1e-15)
-    if t == 0.0:
+    assert np.allclose(home, _expected_home(model, t, outside), atol=1e-15)
+    if t == 0.0 and outside == 'limit':
         for value, joint in zip(home, model.joints):
             assert value == 0.0 or value in (joint.limits.lower, joint.limits.upper)
 

@@ -136,24 +136,32 @@ class JointSpaceMixin:
         lo, hi = self._bounded_limits()
         return rng.uniform(lo, hi)
 
-    def home_configuration(self, toward_middle=0.0):
+    def home_configuration(self, toward_middle=0.0, outside='limit'):
         """
-        Zero clamped into the joint limits, optionally moved toward the middle of each range.
+        Zero inside the joint limits, optionally moved toward the middle of each range.
 
-        Returns ``(1 - t) clip(0, lower, upper) + t (lower + upper) / 2`` with
-        ``t = toward_middle``, where an unbounded side counts as -pi (lower)
-        or pi (upper) for the middle, as in :meth:`random_configuration`.
-        ``t = 0`` (the default) is zero wherever zero is within the limits and
-        the nearest limit elsewhere: where a bring-up, the simulated board and
-        the default gains start from. ``t = 0.5`` is halfway to the middle
-        (the closed-loop scenarios' start, away from the limits), ``t = 1`` the
-        middle of each range (0 for a joint unbounded on both sides).
+        Returns ``(1 - t) z + t m`` with ``t = toward_middle``, ``m`` the
+        middle of each range (an unbounded side counts as -pi or pi, as in
+        :meth:`random_configuration`; 0 for a joint unbounded on both sides)
+        and ``z`` zero where zero is within the joint's limits, elsewhere the
+        nearest limit (``outside='limit'``) or the middle ``m``
+        (``outside='middle'``). The package's uses:
+
+        * ``home_configuration()``: where a bring-up, the simulated board and
+          the gain defaults start from (zero clamped into the limits);
+        * ``home_configuration(outside='middle')``: the hold damping's
+          inertia reference, a representative pose rather than a limit;
+        * ``home_configuration(0.5)``: the closed-loop scenarios' start,
+          halfway from the clamped zero to the middle, away from the limits;
+        * ``home_configuration(1.0)``: the middle of each range, the centre
+          of the benchmarks' random waypoints.
 
         Parameters
         ----------
         toward_middle : float
-            Share of the way from the clamped zero to the middle of the range,
-            in [0, 1].
+            Share of the way from ``z`` to the middle of the range, in [0, 1].
+        outside : {'limit', 'middle'}
+            ``z`` of a joint whose range does not contain zero.
 
         Returns
         -------
@@ -163,15 +171,20 @@ class JointSpaceMixin:
         Raises
         ------
         InputError
-            If ``toward_middle`` is outside [0, 1].
+            If ``toward_middle`` is outside [0, 1] or ``outside`` is unknown.
 
         """
         t = float(toward_middle)
         if not 0.0 <= t <= 1.0:
             raise InputError('toward_middle', f'must be in [0, 1], got {toward_middle}')
-        zero = np.clip(np.zeros(self.n), self.lower_limits, self.upper_limits)
+        if outside not in ('limit', 'middle'):
+            raise InputError('outside', f"must be 'limit' or 'middle', got {outside!r}")
         lo, hi = self._bounded_limits()
-        return (1.0 - t) * zero + t * (0.5 * (lo + hi))
+        middle = 0.5 * (lo + hi)
+        zero = np.clip(np.zeros(self.n), self.lower_limits, self.upper_limits)
+        if outside == 'middle':
+            zero = np.where(zero == 0.0, zero, middle)
+        return (1.0 - t) * zero + t * middle
 
     def _bounded_limits(self):
         """Position limits with unbounded sides at -pi and pi, (n,) each [rad or m]."""

@@ -31,7 +31,7 @@ from ..model import load_robot
 from ..sim.mismatch import scaled_inertia, scaled_inertials, with_joint_friction, without_friction
 from ..sim.references import cosine_excursion, rest_to_rest, square_wave, three_five_three
 from ..sim.runner import Sensor
-from ..sim.scenario_base import mid_configuration, run, ScenarioResult
+from ..sim.scenario_base import run, ScenarioResult
 
 
 # ---------------------------------------------------------------------- seed 001
@@ -67,7 +67,7 @@ def ct_perfect(robot='puma560', period=1e-3, omega=20.0, quick=False):
     result = ScenarioResult('ct_perfect', f'Computed torque, perfect model ({robot}): error '
                                           'against the analytic critically damped response')
     n = model.n
-    q_start = mid_configuration(model)
+    q_start = model.home_configuration(0.5)
     goal = q_start + 0.3 * np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
     duration = 0.5 if quick else 1.5
     ref = rest_to_rest(q_start, goal, duration, model.joint_names)

@@ -24,7 +24,7 @@ import numpy as np
 from .mismatch import perturbed_inertials
 from .references import concatenate, repeated, rest_to_rest
 from .runner import Fault
-from .scenario_base import mass_at_mid, mid_configuration, run, ScenarioResult
+from .scenario_base import mass_at_mid, run, ScenarioResult
 from ..control.base import JointReference
 from ..control.computed_torque import ComputedTorque
 from ..control.gains import max_joint_inertia, triple_pole_pid
@@ -64,7 +64,7 @@ def boundary_layer(robot='ma3000', widths=(0.0, 0.02, 0.05, 0.1, 0.2, 0.5), peri
     """
     truth = load_robot(robot)
     model = perturbed_inertials(truth, 0.2, seed=3)
-    q0 = mid_configuration(truth)
+    q0 = truth.home_configuration(0.5)
     amp = 0.4 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle = 1.0 if quick else 2.0
     out = rest_to_rest(q0, q0 + amp, cycle / 2.0, truth.joint_names)
@@ -181,7 +181,7 @@ def self_tuning(robot='ma3000', fraction=0.3, cycles=6, period=2e-3, law='rls', 
     truth = load_robot(robot)
     wrong = perturbed_inertials(truth, fraction, seed=7)
     cycles = 2 if quick else cycles
-    q0 = mid_configuration(truth)
+    q0 = truth.home_configuration(0.5)
     amp = 0.5 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle_t = 2.0
     one = concatenate([rest_to_rest(q0, q0 + amp, cycle_t / 2, truth.joint_names),
@@ -239,7 +239,7 @@ def safe_outputs(robot='ma3000', period=1e-3, quick=False):
     """
     period = max(period, 2e-3) if quick else period
     model = load_robot(robot)
-    q0 = mid_configuration(model)
+    q0 = model.home_configuration(0.5)
     faults = (Fault(0.2, 0.25, 'nan_state'), Fault(0.4, 0.45, 'stale_state'),
               Fault(0.6, 0.7, 'no_reference'), Fault(0.8, 0.85, 'nan_reference'))
     ct = ComputedTorque(model, period, omega=20.0)
