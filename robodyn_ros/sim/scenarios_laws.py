@@ -22,7 +22,6 @@ from a wrong model, safe outputs under faults.
 import numpy as np
 
 from .mismatch import perturbed_inertials
-from .references import concatenate, repeated, rest_to_rest
 from .runner import Fault
 from .scenario_base import mass_at_mid, run, ScenarioResult
 from ..control.base import JointReference
@@ -34,6 +33,7 @@ from ..control.sliding_mode import SlidingMode, switching_gain
 from ..control.slotine_li import SlotineLi
 from ..errors import InputError
 from ..model import load_robot
+from ..planning.periodic import out_and_back, repeated
 
 
 # ---------------------------------------------------------------------- sliding mode
@@ -67,9 +67,7 @@ def boundary_layer(robot='ma3000', widths=(0.0, 0.02, 0.05, 0.1, 0.2, 0.5), peri
     q0 = truth.home_configuration(0.5)
     amp = 0.4 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle = 1.0 if quick else 2.0
-    out = rest_to_rest(q0, q0 + amp, cycle / 2.0, truth.joint_names)
-    back = rest_to_rest(q0 + amp, q0, cycle / 2.0, truth.joint_names)
-    ref = concatenate([out, back])
+    ref = out_and_back(q0, amp, cycle, truth.joint_names)
     _, qs, qds, qdds = ref.dense(0.01)
     gain = switching_gain(model, qs, qds, qdds, inertial_error=0.25)
     lam = 10.0
@@ -123,8 +121,7 @@ def puma_ct_vs_pid(period=1e-3, omega=20.0, quick=False):
     model = load_robot('puma560')
     q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.0, 0.0])
     amp = np.array([1.0, 0.8, 1.5, 0.5, 0.5, 0.5])
-    ref = concatenate([rest_to_rest(q0, q0 + amp, 1.0, model.joint_names),
-                       rest_to_rest(q0 + amp, q0, 1.0, model.joint_names)])
+    ref = out_and_back(q0, amp, 2.0, model.joint_names)
     duration = 1.2 if quick else 2.5
     a = max_joint_inertia(model)
     viscous = np.array([j.friction.viscous_pos for j in model.joints])
@@ -184,9 +181,7 @@ def self_tuning(robot='ma3000', fraction=0.3, cycles=6, period=2e-3, law='rls', 
     q0 = truth.home_configuration(0.5)
     amp = 0.5 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle_t = 2.0
-    one = concatenate([rest_to_rest(q0, q0 + amp, cycle_t / 2, truth.joint_names),
-                       rest_to_rest(q0 + amp, q0, cycle_t / 2, truth.joint_names)])
-    ref = repeated(one, cycles)
+    ref = repeated(out_and_back(q0, amp, cycle_t, truth.joint_names), cycles)
     omega = 10.0
     if law == 'rls':
         adaptive = SelfTuningComputedTorque(wrong, period, omega=omega, forgetting=0.9995)
