@@ -40,9 +40,10 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import joint_state_arrays, trajectory_arrays, trajectory_msg
+from .conversions import trajectory_arrays, trajectory_msg
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .dynamics_client import DynamicsClient, RemoteEffortProvider
+from .joint_state_reader import JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
@@ -152,6 +153,8 @@ class TrajectoryPlannerNode(Node):
                     f'parameter joints: {name!r} is not a joint of {self._model.name!r} '
                     f'({", ".join(self._model.joint_names)})')
         self._names = list(names)
+        self._state_reader = JointStateReader(self._names)
+        self._full_reader = JointStateReader(self._model.joint_names)
         self._measured = None
         self._measured_full = None
         self._current = None
@@ -231,7 +234,7 @@ class TrajectoryPlannerNode(Node):
     # ------------------------------------------------------------------ inputs
     def _on_joint_state(self, msg):
         try:
-            q, qd, _ = joint_state_arrays(msg, self._names)
+            q = self._state_reader.read(msg).position
         except ValueError as exc:
             self._diag.update(WARN, f'joint_states ignored: {exc}', self._status_values())
             return
@@ -244,7 +247,7 @@ class TrajectoryPlannerNode(Node):
             return
         try:
             # Joints that are not planned: their positions enter the efforts.
-            full, _, _ = joint_state_arrays(msg, self._model.joint_names)
+            full = self._full_reader.read(msg).position
             if np.all(np.isfinite(full)):
                 self._measured_full = full
         except ValueError:

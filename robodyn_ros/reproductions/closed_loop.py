@@ -27,11 +27,12 @@ from ..control.computed_torque import ComputedTorque
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.mbvsst import MBVSST
 from ..errors import InputError
+from ..friction.models import with_joint_friction, without_friction
 from ..model import load_robot
 from ..planning.multi_segment import three_five_three
 from ..planning.periodic import cosine_excursion, square_wave
 from ..planning.point_to_point import point_to_point
-from ..sim.mismatch import scaled_inertia, scaled_inertials, with_joint_friction, without_friction
+from ..sim.mismatch import scaled_inertia, scaled_inertials
 from ..sim.runner import Sensor
 from ..sim.scenario_base import run, ScenarioResult
 
