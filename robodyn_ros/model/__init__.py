@@ -15,7 +15,13 @@
 """
 Robot model layer: kinematic tree, inertial, actuator and friction data.
 
-Plain Python and numpy (no rclpy). Typical use::
+Plain Python and numpy (no rclpy). The record is :mod:`.robot_model`, with
+its methods by concern in :mod:`.joint_space`, :mod:`.kinematics` and
+:mod:`.variants`; its parts are :mod:`.joint`, :mod:`.inertial` and
+:mod:`.frame`, its validation :mod:`.checks`. Models come from
+:mod:`.constructors` (URDF or xacro via :mod:`.urdf_reader`, any of them by
+name), :mod:`.dh`, :mod:`.params` (parameter files) and :mod:`.library`;
+:mod:`.urdf_writer` and :mod:`.summary` write them out. Typical use::
 
     from robodyn_ros.model import load_robot
     model = load_robot('puma560')              # library robot
