@@ -24,7 +24,7 @@ from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.mbvsst import MBVSST
 from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.model import load_robot
-from robodyn_ros.sim.references import rest_to_rest
+from robodyn_ros.planning.point_to_point import point_to_point
 
 pytestmark = pytest.mark.skipif(not fast_lme.AVAILABLE, reason='numba is not installed')
 
@@ -40,7 +40,8 @@ def _run(ctl, model, steps, seed, noncontiguous=False):
     h = ctl.period
     q0 = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
     amp = 0.6 * np.where(np.arange(model.n) % 2 == 0, 1.0, -1.0)
-    traj = rest_to_rest(q0, q0 + amp, steps * h, model.joint_names)
+    traj = point_to_point(q0, q0 + amp, 'quintic', duration=steps * h,
+                          joint_names=model.joint_names)
     _, q, qd, qdd = traj.dense(h)
     rng = np.random.default_rng(seed)
     # A tracking error that moves, so every term of the law and the estimator is excited.
@@ -170,7 +171,8 @@ def test_compiled_sample_faults_saturation_and_recovery(robot, cls):
     ref_ctl = _numpy_twin(cls, model, options)
     n = model.n
     q0 = np.clip(np.zeros(n), model.lower_limits, model.upper_limits)
-    traj = rest_to_rest(q0, q0 + 0.8, 1.2, model.joint_names)
+    traj = point_to_point(q0, q0 + 0.8, 'quintic', duration=1.2,
+                          joint_names=model.joint_names)
     _, q, qd, qdd = traj.dense(1e-3)
     modes = []
     for k in range(len(q)):

@@ -25,8 +25,8 @@ from robodyn_ros.control.payload import PayloadEstimator, PayloadModel
 from robodyn_ros.dynamics import gravity_torques, inverse_dynamics
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
+from robodyn_ros.planning.periodic import square_wave
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import square_wave
 from robodyn_ros.sim.runner import simulate
 
 

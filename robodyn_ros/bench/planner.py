@@ -93,8 +93,7 @@ class _TimedProvider:
 
 
 def _waypoints(model, rng, count, share=0.3):
-    lo, hi = model.lower_limits, model.upper_limits
-    mid = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
+    mid = model.home_configuration(1.0)
     return np.array([mid + share * (model.random_configuration(rng) - mid)
                      for _ in range(count)])
 

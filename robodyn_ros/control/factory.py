@@ -129,8 +129,7 @@ def make_controller(law, model, period, options=None):
         lam = _opt(options, 'lam', omega)
         kd = _opt(options, 'kd')
         if kd is None:
-            mid = np.clip(np.zeros(n), model.lower_limits, model.upper_limits)
-            kd = 2.0 * omega * np.diag(common['dynamics'].mass_matrix(mid))
+            kd = 2.0 * omega * np.diag(common['dynamics'].mass_matrix(model.home_configuration()))
         return SlotineLi(model, period, lam, kd, _opt(options, 'gamma', 1.0), **common)
     kp, kd = _ct_gains(options, n)
     ct_args = {'form': form, 'ki': ki, **common}

@@ -20,6 +20,8 @@ Trajectory planning (no rclpy): the Trajectory value and the planners built on i
   times and homothetic synchronisation;
 * :mod:`.multi_segment`: seed 003's 3-5-3 and seed 000's
   quintic-linear-quintic paths, stop-and-go chains;
+* :mod:`.periodic`: the closed-loop experiments' square wave, cosine
+  excursion, out-and-back moves and repeated cycles;
 * :mod:`.via_points`: the minimum-jerk spline through via points;
 * :mod:`.jerk_limited`: time-optimal jerk-limited motion with ruckig;
 * :mod:`.cartesian`, :mod:`.ik`: straight lines in task space;

@@ -77,7 +77,7 @@ class SimBoard:
         rng = np.random.default_rng(config.seed)
         eff = _per_axis(config.efficiency, n, 'efficiency')
         counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
-        q0 = (np.clip(np.zeros(n), model.lower_limits, model.upper_limits) if not config.q0
+        q0 = (model.home_configuration() if not config.q0
               else model.check_configuration(config.q0, 'q0'))
         self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
                             eff, _per_axis(config.backlash, n, 'backlash'),
