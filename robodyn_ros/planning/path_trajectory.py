@@ -19,14 +19,9 @@ Trajectories that run a geometric path with a time law ``s(t)`` (no rclpy).
 acceleration ``sdd`` is constant on each grid stage, so ``s(t)`` is
 piecewise quadratic and the joint acceleration jumps at the stage ends.
 :class:`SmoothedPathTrajectory` runs the same path with the moving average
-of that law over a window ``w``::
-
-    s_w(t) = (1 / w) integral_{t - w}^{t} s(tau) dtau
-
-(``s`` held at its ends outside ``[0, T]``), so ``sd_w`` is the window
-average of ``sd``, ``sdd_w(t) = (sd(t) - sd(t - w)) / w`` is continuous and
-the path jerk ``(sdd(t) - sdd(t - w)) / w`` is bounded by the spread of
-``sdd`` over ``w``. The motion lasts ``T + w``.
+of that law over a window ``w`` (in joint distance along the path), so the
+acceleration is continuous and the jerk of the jumps is spread over ``w``;
+the motion lasts ``T + w``.
 """
 
 import numpy as np
@@ -137,7 +132,18 @@ class PathParameterizedTrajectory(Trajectory):
 
 class SmoothedPathTrajectory(Trajectory):
     """
-    A path run with the moving average of a piecewise constant acceleration law.
+    A path run with the moving average of a time-optimal law in joint distance.
+
+    The law is averaged in the joint distance ``l(s) = integral |q'| ds``
+    rather than in ``s``, so that grid stages where the path parameter moves
+    fast but the joints hardly move (``q'`` near zero at a path's rest
+    ends) do not spread their large ``sdd`` over the window::
+
+        l_w(t) = (1 / w) integral_{t - w}^{t} l(s(tau)) dtau,   s_w = l^-1(l_w)
+
+    ``ld_w = (ld(t) - ld(t - w)) / w`` and ``ldd_w = (ldd(t) - ldd(t - w)) / w``
+    are exact; ``l_w`` comes from a cumulative table (20,000 steps) and
+    ``l^-1`` from a table of 20 points per grid stage (linear interpolation).
 
     Parameters
     ----------
@@ -148,10 +154,19 @@ class SmoothedPathTrajectory(Trajectory):
 
     """
 
-    def __init__(self, base, window):
+    def __init__(self, base, window, steps=20000):
         super().__init__(base.joint_names, base.duration + window)
         self._base = base
         self._w = float(window)
+        path = base.path
+        self._s_tab = np.linspace(0.0, path.duration, 20 * base.grid.size + 1)
+        speed = np.linalg.norm(path.sample(self._s_tab)[1], axis=1)
+        self._l_tab = np.concatenate([[0.0], np.cumsum(0.5 * (speed[1:] + speed[:-1])
+                                                       * np.diff(self._s_tab))])
+        self._t_tab = np.linspace(0.0, base.duration, steps + 1)
+        lt = self._l_of_s(base.law(self._t_tab)[0])
+        self._int_tab = np.concatenate([[0.0], np.cumsum(0.5 * (lt[1:] + lt[:-1])
+                                                         * np.diff(self._t_tab))])
 
     @property
     def base(self):
@@ -163,9 +178,31 @@ class SmoothedPathTrajectory(Trajectory):
         """Averaging window [s] (float)."""
         return self._w
 
+    def _l_of_s(self, s):
+        return np.interp(s, self._s_tab, self._l_tab)
+
+    def _integral(self, t):
+        b = self._base
+        out = np.interp(np.clip(t, 0.0, b.duration), self._t_tab, self._int_tab)
+        return out + np.where(t > b.duration, self._l_tab[-1] * (t - b.duration), 0.0)
+
+    def _parts(self, t):
+        """Joint distance, its rate and its second derivative of the base law at t."""
+        b = self._base
+        inside = (t >= 0.0) & (t <= b.duration)
+        s, sd, sdd = b.law(t)
+        _, dq, ddq = b.path.sample(np.clip(s, 0.0, b.path.duration))
+        n = np.linalg.norm(dq, axis=1)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            dn = np.where(n > 0.0, np.sum(dq * ddq, axis=1) / n, 0.0)
+        ld = n * sd
+        ldd = n * sdd + dn * sd ** 2
+        lv = np.where(t < 0.0, 0.0, np.where(t > b.duration, self._l_tab[-1], self._l_of_s(s)))
+        return lv, np.where(inside, ld, 0.0), np.where(inside, ldd, 0.0)
+
     def law(self, times):
         """
-        Smoothed path position, speed, acceleration and jerk at given times.
+        Smoothed joint distance, its rate, acceleration and jerk at given times.
 
         Parameters
         ----------
@@ -175,23 +212,24 @@ class SmoothedPathTrajectory(Trajectory):
         Returns
         -------
         tuple of numpy.ndarray
-            ``(s, sd, sdd, sddd)``, each (N,).
+            ``(l, ld, ldd, lddd)``, each (N,).
 
         """
-        b, w = self._base, self._w
         t = np.asarray(times, dtype=float)
-        s = (b.law_integral(t) - b.law_integral(t - w)) / w
-
-        def parts(tt):
-            inside = (tt >= 0.0) & (tt <= b.duration)
-            ls, lsd, lsdd = b.law(tt)
-            ls = np.where(tt < 0.0, b.grid[0], np.where(tt > b.duration, b.grid[-1], ls))
-            return ls, np.where(inside, lsd, 0.0), np.where(inside, lsdd, 0.0)
-
-        s1, sd1, sdd1 = parts(t)
-        s0, sd0, sdd0 = parts(t - w)
-        return s, (s1 - s0) / w, (sd1 - sd0) / w, (sdd1 - sdd0) / w
+        w = self._w
+        l1, ld1, ldd1 = self._parts(t)
+        l0, ld0, ldd0 = self._parts(t - w)
+        lw = (self._integral(t) - self._integral(t - w)) / w
+        return lw, (l1 - l0) / w, (ld1 - ld0) / w, (ldd1 - ldd0) / w
 
     def _evaluate(self, times):
-        s, sd, sdd, _ = self.law(times)
-        return self._base._run(s, sd, sdd)
+        lw, ldw, lddw, _ = self.law(times)
+        path = self._base.path
+        s = np.interp(lw, self._l_tab, self._s_tab)
+        q, dq, ddq = path.sample(np.clip(s, 0.0, path.duration))
+        n = np.linalg.norm(dq, axis=1)
+        safe = np.where(n > 1e-12, n, 1.0)
+        sd = np.where(n > 1e-12, ldw / safe, 0.0)
+        dn = np.sum(dq * ddq, axis=1) / safe
+        sdd = np.where(n > 1e-12, (lddw - dn * sd ** 2) / safe, 0.0)
+        return q, dq * sd[:, None], dq * sdd[:, None] + ddq * (sd ** 2)[:, None]
