@@ -169,22 +169,22 @@ def _static_check(data, pd, names, path_times, tau_lo, tau_hi):
                                 float(path_times[k]), pd.q[k].copy())
 
 
-def _solve(data, probes, deltas, xcap, x0, x1):
+def _solve(data, probes, deltas, xcap, x0, x1, slack=1.0):
     count = deltas.size + 1
     klo, khi = np.zeros(count), np.zeros(count)
     failed = core.backward(data, probes, deltas, xcap, x1, klo, khi)
     if failed >= 0:
         return None, failed, klo, khi
     xs, us = np.zeros(count), np.zeros(count - 1)
-    if not (klo[0] * (1.0 - 1e-9) - 1e-12 <= x0 <= khi[0] * (1.0 + 1e-9) + 1e-12):
+    if not (klo[0] * (1.0 - 1e-9) - 1e-12 <= x0 <= khi[0] * slack * (1.0 + 1e-9) + 1e-12):
         return None, -2, klo, khi
-    core.forward(data, probes, deltas, min(max(x0, klo[0]), khi[0]), klo, khi, xs, us)
+    core.forward(data, probes, deltas, max(x0, klo[0]), klo, khi, xs, us)
     return (xs, us), -1, klo, khi
 
 
 def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.0,
                  end_speed=0.0, effort_limits=None, check_samples=2000, tolerance=1e-6,
-                 repairs=6, discretization='interpolation'):
+                 repairs=6, discretization='interpolation', margin=1e-4):
     """
     Run a path in minimum time within velocity, acceleration and torque limits.
 
@@ -211,6 +211,9 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
         Relative excess over a limit the dense check accepts.
     repairs : int
         Largest number of recomputations after the dense check.
+    margin : float
+        Share of each limit the grid solution keeps free, so that the motion
+        between grid and check samples stays within the limit itself.
     discretization : {'interpolation', 'collocation'}
         ``'interpolation'``: each stage's path acceleration must hold the
         limits at both ends of the stage; ``'collocation'``: at its start only.
@@ -265,10 +268,11 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     else:
         pd = _kinematic(s, q, dq, ddq)
     count = s.size
-    tau_hi = np.tile(np.asarray(bound, dtype=float), (count, 1))
-    amax = np.tile(np.asarray(limits.acceleration, dtype=float), (count, 1))
+    keep = 1.0 - margin
+    tau_hi = np.tile(np.asarray(bound, dtype=float) * keep, (count, 1))
+    amax = np.tile(np.asarray(limits.acceleration, dtype=float) * keep, (count, 1))
     with np.errstate(divide='ignore'):
-        vcap = np.where(np.abs(dq) > 0.0, (limits.velocity / np.abs(dq)) ** 2, np.inf)
+        vcap = np.where(np.abs(dq) > 0.0, (keep * limits.velocity / np.abs(dq)) ** 2, np.inf)
     xcap = np.min(np.where(np.isfinite(vcap), vcap, np.inf), axis=1)
     probes = _probes(dq, pd.peak, index, start_speed == 0.0, end_speed == 0.0) if friction \
         else core.empty_probes()
@@ -277,7 +281,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     data = core.pack(pd, -tau_hi, tau_hi, amax, torque, ends)
     if torque:
         _static_check(data, pd, names, s, -tau_hi, tau_hi)
-    sol, failed, klo, khi = _solve(data, probes, deltas, xcap, x0, x1)
+    sol, failed, klo, khi = _solve(data, probes, deltas, xcap, x0, x1, 1.0 / keep ** 2)
     if sol is None:
         _raise_infeasible(failed, klo, khi, x0, s, names, pd)
     solve_time = time.perf_counter() - began
@@ -288,7 +292,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
         if not _tighten(check, traj, s, tau_hi, amax, xcap, tolerance):
             break
         data = core.pack(pd, -tau_hi, tau_hi, amax, torque, ends)
-        sol, failed, klo, khi = _solve(data, probes, deltas, xcap, x0, x1)
+        sol, failed, klo, khi = _solve(data, probes, deltas, xcap, x0, x1, 1.0 / keep ** 2)
         if sol is None:
             break
         done += 1
