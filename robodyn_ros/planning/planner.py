@@ -419,8 +419,12 @@ class Planner:
         """Time-optimal (and smoothed) timing of a path; None when not applicable."""
         cfg = self._config
         provider = self._effort if cfg.time_scaling else None
-        if provider is not None and not (isinstance(provider, ModelEffortProvider)
-                                         and np.all(np.isfinite(self._limits.effort))):
+        if provider is not None and not isinstance(provider, ModelEffortProvider):
+            # A remote provider's in-process twin gives the path dynamics (same model).
+            provider = getattr(provider, 'local', None)
+        if (self._effort is not None and cfg.time_scaling) and not (
+                isinstance(provider, ModelEffortProvider)
+                and np.all(np.isfinite(self._limits.effort))):
             return None
         res = time_optimal(traj, self._limits, provider, grid=cfg.optimal_grid,
                            start_speed=start_speed,
