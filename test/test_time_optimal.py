@@ -54,7 +54,7 @@ def _pin_torque(model, payload=None):
 
 @pytest.mark.parametrize('friction,mass', [(False, 0.0), (True, 0.0), (True, 2.0)])
 def test_torque_limits_held_checked_with_pinocchio(friction, mass):
-    """RX-90 (velocity friction), tight torque limits: |tau| <= limit at 2,000 Pinocchio samples."""
+    """RX-90, velocity friction, tight torque limits: |tau| <= limit at 2,000 Pinocchio samples."""
     model = load_robot('rx90')
     payload = Payload(mass, (0.0, 0.0, 0.05))
     lim = PlanningLimits.from_model(model)

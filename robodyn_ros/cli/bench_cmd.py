@@ -46,7 +46,7 @@ def add_parser(sub):
     d.set_defaults(run=run)
     from .bench_planner import add_options, DESCRIPTION
     add_options(benches.add_parser('planner', help='trajectory planner, time-optimal vs TOPP-RA',
-                                description=DESCRIPTION))
+                                   description=DESCRIPTION))
     par = benches.add_parser('parallel', help='parallel-dynamics schemes, service round trips',
                              description='Batch partitioning vs rneaInParallel at 1 and 2 '
                                          'threads, round trips to the parallel_dynamics '

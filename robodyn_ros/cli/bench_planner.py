@@ -53,7 +53,7 @@ def add_parser(sub):
 
     """
     add_options(sub.add_parser('bench-planner', help='benchmark the trajectory planner',
-                            description=DESCRIPTION))
+                               description=DESCRIPTION))
 
 
 #: Description of the planner benchmark.

@@ -64,7 +64,7 @@ class PathParameterizedTrajectory(Trajectory):
 
     @property
     def path(self):
-        """Geometric path (Trajectory)."""
+        """Return the geometric path q(s), a Trajectory."""
         return self._path
 
     @property
@@ -74,7 +74,7 @@ class PathParameterizedTrajectory(Trajectory):
 
     @property
     def grid_times(self):
-        """Times of the grid points [s], (K,) (numpy.ndarray)."""
+        """Return the times of the grid points [s], (K,) (numpy.ndarray)."""
         return self._t.copy()
 
     @property

@@ -447,9 +447,9 @@ class Planner:
             if scaling is not None:
                 traj = scaling.trajectory
                 check = scaling.check
-                for field, peaks in (('velocity', check.velocity),
-                                     ('acceleration', check.acceleration)):
-                    lim.check_rates(peaks * getattr(lim, field), field, f'peak {field}',
+                for name, peaks in (('velocity', check.velocity),
+                                    ('acceleration', check.acceleration)):
+                    lim.check_rates(peaks * getattr(lim, name), name, f'peak {name}',
                                     tol=1e-6)
                 return self._samples(traj, scaling, began, self._config.profile)
         if self._config.time_scaling and self._effort is not None and \

@@ -140,7 +140,8 @@ def load_torque(d, k, j, u, x, sig, phi):
 
 
 def _violation(d, k, j, u, x, sig, phi, lo, hi, dl):
-    """Excess of joint j's torque at grid point k over [lo, hi] (<= 0: within).
+    """
+    Excess of joint j's torque at grid point k over [lo, hi] (<= 0: within).
 
     ``dl > 0``: an end-of-stage row, evaluated at ``x + 2 dl u`` with the
     exact friction there; otherwise at ``x`` with ``sig``, ``phi`` given.
@@ -375,7 +376,7 @@ def _bisect(d, probes, i, good, bad, klo, khi, delta):
 
 def backward(d, probes, deltas, xcap, x_end, klo, khi):
     """
-    Controllable sets ``[klo_i, khi_i]`` from the end (in place).
+    Compute the controllable sets ``[klo_i, khi_i]`` from the end (in place).
 
     Returns -1 on success, else the stage whose set is empty.
     """
@@ -412,8 +413,10 @@ def backward(d, probes, deltas, xcap, x_end, klo, khi):
 
 def forward(d, probes, deltas, x0, klo, khi, xs, us):
     """
-    Greedy forward pass from ``x0`` (in place); returns the count of stages
-    whose ``u`` interval was empty (by more than rounding).
+    Run the greedy forward pass from ``x0`` (in place).
+
+    Returns the count of stages whose ``u`` interval was empty (by more than
+    rounding).
     """
     count = deltas.size
     xs[0] = x0
