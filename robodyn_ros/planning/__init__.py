@@ -40,10 +40,10 @@ from .ik import IkSolution, solve_ik
 from .jerk_limited import jerk_limited, smooth_stop
 from .limits import estimate_acceleration_limits, PlanningLimits
 from .multi_segment import concatenate, quintic_linear_quintic, stop_and_go, three_five_three
+from .path_trajectory import PathParameterizedTrajectory, SmoothedPathTrajectory
 from .planner import Plan, Planner, PlannerConfig, PROFILES
 from .point_to_point import point_to_point, PointToPointTrajectory
 from .profiles import KINDS, minimum_time, normalized_profile, Synchronisation, synchronise
-from .path_trajectory import PathParameterizedTrajectory, SmoothedPathTrajectory
 from .smoothing import smooth_time_optimal, SmoothResult
 from .time_optimal import time_optimal, TimeOptimalResult
 from .time_scaling import TimeScaledTrajectory, TimeScalingResult, torque_limited_scaling
