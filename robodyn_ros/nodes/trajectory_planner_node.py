@@ -51,7 +51,7 @@ from .sampled import SampledTopic
 from ..errors import RobodynError
 from ..planning.efforts import ModelEffortProvider, Payload
 from ..planning.limits import estimate_acceleration_limits, PlanningLimits
-from ..planning.planner import Planner, PlannerConfig, PROFILES
+from ..planning.planner import Planner, PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
 
 #: QoS of joint_states: the newest sample only.
 STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
@@ -114,6 +114,11 @@ def parameter_specs():
                   low=0.01, high=1.0),
         ParamSpec('time_scaling', True, 'Slow plans down so that the inverse-dynamics torques '
                   'stay within the effort limits (Hollerbach)'),
+        ParamSpec('time_parameterization', 'optimal', 'Timing of spline plans and Cartesian '
+                  'lines without given times: uniform (Hollerbach stretch), optimal '
+                  '(time-optimal under velocity, acceleration and torque limits, friction and '
+                  'payload included) or optimal_smooth (the same with continuous '
+                  'acceleration)', choices=TIME_PARAMETERIZATIONS),
         ParamSpec('effort_reserve', 0.0, 'Share of each effort limit kept free for feedback',
                   low=0.0, high=0.9),
         ParamSpec('friction', True, 'Include joint friction in the efforts'),
@@ -192,7 +197,8 @@ class TrajectoryPlannerNode(Node):
         config = PlannerConfig(profile=values['profile'], time_scaling=values['time_scaling'],
                                effort_reserve=values['effort_reserve'],
                                sample_period=values['sample_period'],
-                               compute_efforts=True)
+                               compute_efforts=True,
+                               time_parameterization=values['time_parameterization'])
         frame = values['payload_frame'] or None
         payload = Payload(values['payload_mass'], tuple(values['payload_com']), None, frame)
         if frame is not None:
@@ -335,7 +341,10 @@ class TrajectoryPlannerNode(Node):
         scaling = plan.scaling
         text = (f'{what}: {plan.profile} plan of {plan.duration:.3f} s, {len(plan.times)} '
                 f'points, planned in {plan.planning_time * 1e3:.1f} ms')
-        if scaling is not None:
+        if getattr(scaling, 'check', None) is not None:
+            text += (f'; {self._values["time_parameterization"]} timing, peak torque ratio '
+                     f'{float(np.max(scaling.check.torque)):.3f}')
+        elif scaling is not None:
             text += (f'; torque ratio {scaling.peak_ratio_before:.3f} -> '
                      f'{scaling.peak_ratio_after:.3f} (time x {scaling.factor:.3f})')
         self.get_logger().info(text)
@@ -349,7 +358,15 @@ class TrajectoryPlannerNode(Node):
         if plan is not None:
             values.update(duration_s=f'{plan.duration:.4f}', points=len(plan.times),
                           planning_time_ms=f'{plan.planning_time * 1e3:.2f}')
-            if plan.scaling is not None:
+            check = getattr(plan.scaling, 'check', None)
+            if check is not None:  # time-optimal (and smoothed) timing
+                torque = check.torque
+                values.update(time_parameterization=self._values['time_parameterization'],
+                              torque_ratio_after=f'{float(np.max(torque)):.4f}',
+                              velocity_ratio=f'{float(np.max(check.velocity)):.4f}',
+                              acceleration_ratio=f'{float(np.max(check.acceleration)):.4f}',
+                              limiting_joint=self._names[int(np.argmax(torque))])
+            elif plan.scaling is not None:
                 values.update(time_scale=f'{plan.scaling.factor:.4f}',
                               torque_ratio_before=f'{plan.scaling.peak_ratio_before:.4f}',
                               torque_ratio_after=f'{plan.scaling.peak_ratio_after:.4f}',

@@ -124,6 +124,21 @@ class ModelEffortProvider:
         """Planned joints (list of str)."""
         return list(self._names)
 
+    @property
+    def indices(self):
+        """Model indices of the planned joints, (n,) (numpy.ndarray of int)."""
+        return self._idx.copy()
+
+    @property
+    def fixed_positions(self):
+        """Positions of all model joints used for those not planned, (n_model,)."""
+        return self._fixed.copy()
+
+    @property
+    def friction(self):
+        """Whether the joints' friction models are included (bool)."""
+        return self._friction
+
     def with_fixed_positions(self, positions):
         """
         Return a copy with other positions for the joints that are not planned.
