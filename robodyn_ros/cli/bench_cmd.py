@@ -12,10 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``robodyn bench dynamics|parallel``: benchmarks (not tests), side by side with Pinocchio."""
+"""``robodyn bench dynamics|planner|parallel|board``: benchmarks (not tests)."""
 
 import json
-import sys
+
+from .args import int_at_least
 
 
 def add_parser(sub):
@@ -28,9 +29,11 @@ def add_parser(sub):
         Sub-parsers of the ``robodyn`` command.
 
     """
-    p = sub.add_parser('bench', help='run a benchmark (dynamics, ...)',
-                       description='Benchmarks. They print medians over interleaved '
-                                   'repeats; they are not tests.')
+    p = sub.add_parser('bench', help='run a benchmark: dynamics, planner, parallel, board',
+                       description='Benchmarks, side by side with Pinocchio and the other '
+                                   'references. They print medians over interleaved '
+                                   'repeats; they are not tests (numbers depend on the '
+                                   'machine).')
     benches = p.add_subparsers(dest='bench', metavar='BENCH')
     benches.required = True
     d = benches.add_parser('dynamics', help='customized C kernels vs Pinocchio and numpy',
@@ -41,33 +44,59 @@ def add_parser(sub):
     d.add_argument('--json', action='store_true', help='print JSON instead of tables')
     d.add_argument('--quick', action='store_true',
                    help='smaller batch and fewer repeats (smoke run)')
-    d.add_argument('--states', type=int, metavar='N',
+    d.add_argument('--states', type=int_at_least(1), metavar='N',
                    help='batch size (default 100000, 20000 with --quick)')
     d.set_defaults(run=run)
-    from ..bench.planner import add_options, DESCRIPTION
-    add_options(benches.add_parser('planner', help='trajectory planner, time-optimal vs TOPP-RA',
-                                   description=DESCRIPTION))
+    for name in ('planner', 'board'):
+        _add_module_bench(benches, name, name)
     par = benches.add_parser('parallel', help='parallel-dynamics schemes, service round trips',
                              description='Batch partitioning vs rneaInParallel at 1 and 2 '
                                          'threads, round trips to the parallel_dynamics '
                                          'service over DDS (with 2 worker processes), and the '
-                                         'per-sample schemes of seeds 000, 003 and 004 on '
-                                         'real threads beside their modelled figures.')
+                                         'per-sample parallel schemes of the source documents '
+                                         '(seeds 000, 003 and 004 of docs/parallel.md: '
+                                         'prediction, row and task-graph schemes) on real '
+                                         'threads beside their modelled figures.')
     par.add_argument('--json', action='store_true', help='print JSON instead of tables')
     par.add_argument('--quick', action='store_true', help='smaller and fewer runs (smoke run)')
-    par.add_argument('--states', type=int, metavar='N',
+    par.add_argument('--states', type=int_at_least(1), metavar='N',
                      help='batch size (default 100000, 20000 with --quick)')
-    par.add_argument('--only', metavar='SECTION', action='append',
-                     choices=('batch', 'service', 'task_graph', 'rows', 'prediction'),
-                     help='run only this section (repeatable; default all)')
-    par.add_argument('--repeat', type=int, metavar='N',
+    sections = ('batch', 'service', 'task_graph', 'rows', 'prediction')
+    par.add_argument('--only', metavar='SECTION', action='append', choices=sections,
+                     help='run only this section, repeatable (choices: '
+                          f'{", ".join(sections)}; default: all)')
+    par.add_argument('--repeat', type=int_at_least(1), metavar='N',
                      help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
 
 
+def _add_module_bench(benches, name, module, alias=False):
+    import importlib
+    bench = importlib.import_module(f'..bench.{module}', __package__)
+    help_text = (f"alias of 'robodyn bench {name}'" if alias else bench.HELP)
+    bench.add_options(benches.add_parser(name, help=help_text, description=bench.DESCRIPTION))
+
+
+def add_alias(sub, alias, target):
+    """
+    Register an old hyphenated name (``bench-planner``) of a bench.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        Sub-parsers of the ``robodyn`` command.
+    alias : str
+        The old name.
+    target : str
+        The bench it runs (``planner``, ``board``).
+
+    """
+    _add_module_bench(sub, alias, target, alias=True)
+
+
 def run(args):
     """
-    Execute ``robodyn bench``.
+    Execute ``robodyn bench dynamics``.
 
     Parameters
     ----------
@@ -107,9 +136,6 @@ def run_parallel(args):
     """
     from ..bench import parallel
     from ..bench.parallel_report import format_parallel
-    if args.repeat is not None and args.repeat < 1:
-        print('robodyn bench parallel: --repeat must be >= 1', file=sys.stderr)
-        return 2
     res = parallel.run(quick=args.quick, states=args.states,
                        sections=args.only or parallel.SECTIONS, repeat=args.repeat)
     if args.json:
