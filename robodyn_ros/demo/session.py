@@ -155,8 +155,9 @@ class DemoSession:
     ----------
     cfg : DemoConfig
         The options (checked).
-    model : RobotModel
-        The robot as the nodes load it (joint names, limits).
+    model : RobotModel or None
+        The robot as the nodes load it (joint names, limits); may be set
+        after construction, before :meth:`start`.
     progress : callable
         Receives one line per phase.
 
@@ -180,8 +181,7 @@ class DemoSession:
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
         self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
-                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model); '
-                      f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
+                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model)')
         board = self._start_part(BOARD, board_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
                               'the board to serve', BOARD)
@@ -372,10 +372,11 @@ def run_demo(cfg, progress=None):
     cfg.check()
     if cfg.soak > 0.0:  # one law runs the soak; no idle controller next to it
         cfg.controllers = cfg.controllers[:1]
-    model = load_robot(cfg.robot)
     progress = progress or Progress()
-    session = DemoSession(cfg, model, progress)
-    progress(f'output folder: {session.out}')
+    session = DemoSession(cfg, None, progress)
+    # First line: the DDS domain (to find the graph with ros2 or another process).
+    progress(f'ROS_DOMAIN_ID={session.env["ROS_DOMAIN_ID"]}, output folder: {session.out}')
+    session.model = load_robot(cfg.robot)
     failure = None
     previous = {}
 
@@ -391,7 +392,7 @@ def run_demo(cfg, progress=None):
             result = run_soak(session, cfg.soak)
         else:
             session.start()
-            waypoints = demo_waypoints(model, session.home, short=cfg.short)
+            waypoints = demo_waypoints(session.model, session.home, short=cfg.short)
             for law in cfg.controllers:
                 session.runs.append(session.run_law(law, waypoints))
     except (PartFailed, RobodynError) as exc:
