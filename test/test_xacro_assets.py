@@ -73,7 +73,7 @@ def expand(robot, variant='none', distro='jazzy', namespace=''):
                               mappings=mappings).toprettyxml(indent='  ')
 
 
-def _with_simulator_inertials(robot, model):
+def with_simulator_inertials(robot, model):
     """Return the library model with the physical bodies of the Gazebo variant."""
     bodies = list(model.inertials)
     simulator = library.simulator_inertials(robot)
@@ -110,7 +110,7 @@ def test_xacro_expands_and_every_loader_agrees_with_the_library(robot, variant, 
     text = expand(robot, variant, distro)
     model = library.load(robot)
     if variant == 'gazebo':
-        model = _with_simulator_inertials(robot, model)
+        model = with_simulator_inertials(robot, model)
     parsed = urdf_model.URDF.from_xml_string(text)
     movable = [j.name for j in parsed.joints if j.type != 'fixed']
     assert movable == model.joint_names
