@@ -238,7 +238,7 @@ def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), 
         report(label, 0.0, steps * h, 0.0)
     for k in range(steps):
         t = times[k]
-        if report is not None and k % 32 == 0 and time.monotonic() >= due:
+        if report is not None and k and k % 32 == 0 and time.monotonic() >= due:
             due = time.monotonic() + interval
             report(label, t, steps * h, due - interval - began)
         q_true, qd_true = plant.q.copy(), plant.qd.copy()
