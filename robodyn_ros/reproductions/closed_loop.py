@@ -45,7 +45,7 @@ def ct_perfect(robot='puma560', period=1e-3, omega=20.0, quick=False):
     From an initial error ``e0`` (and ``e0' = 0``) while tracking a motion,
     the error of each joint must be ``e0 (1 + w t) exp(-w t)``. Plant and
     controller share the model (rigid body and rotor inertia; friction
-    removed, since the plant's smoothed friction is not the model's); the
+    removed, as the analytic response has none); the
     run is repeated at half the period to show that the residue is the
     sampling, O(period).
 
