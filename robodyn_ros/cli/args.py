@@ -120,64 +120,23 @@ def int_between(low, high):
 port = int_between(0, 65535)
 
 
-def positive_float(text):
-    """
-    Parse a finite number > 0.
-
-    Parameters
-    ----------
-    text : str
-        Command-line text.
-
-    Returns
-    -------
-    float
-        The value.
-
-    """
-    value = _number(text, float)
-    if value <= 0.0:
-        raise argparse.ArgumentTypeError(f'must be > 0, got {value:g}')
-    return value
+def _float_type(name, accept, rule):
+    """Return an argparse type for finite numbers that ``accept`` (else ``rule`` is said)."""
+    def parse(text):
+        value = _number(text, float)
+        if accept is not None and not accept(value):
+            raise argparse.ArgumentTypeError(f'{rule}, got {value:g}')
+        return value
+    parse.__name__ = name
+    return parse
 
 
-def nonnegative_float(text):
-    """
-    Parse a finite number >= 0.
-
-    Parameters
-    ----------
-    text : str
-        Command-line text.
-
-    Returns
-    -------
-    float
-        The value.
-
-    """
-    value = _number(text, float)
-    if value < 0.0:
-        raise argparse.ArgumentTypeError(f'must be >= 0, got {value:g}')
-    return value
-
-
-def finite_float(text):
-    """
-    Parse a finite number.
-
-    Parameters
-    ----------
-    text : str
-        Command-line text.
-
-    Returns
-    -------
-    float
-        The value.
-
-    """
-    return _number(text, float)
+#: A finite number > 0.
+positive_float = _float_type('number > 0', lambda v: v > 0.0, 'must be > 0')
+#: A finite number >= 0.
+nonnegative_float = _float_type('number >= 0', lambda v: v >= 0.0, 'must be >= 0')
+#: Any finite number.
+finite_float = _float_type('finite number', None, '')
 
 
 def output_file(path, option):
