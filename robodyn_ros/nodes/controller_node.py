@@ -71,6 +71,7 @@ from ..control.base import JointReference, Mode
 from ..control.factory import apply_gain, LIVE_GAINS, make_controller
 from ..control.filters import FilteredDifference
 from ..control.reference import ReferenceSampler
+from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
 from ..realtime import freeze_garbage, LoopTiming, PeriodicLoop
@@ -145,6 +146,12 @@ class ControllerNode(LifecycleNode):
         self._idle = None
         self._cycle = 0
         self._diff = None
+        self._state_sources = {}
+        self._commanding = False
+        self._gap_since = None
+        self._reanchored = ''
+        if getattr(self, '_plausible', None) is not None:
+            self._plausible.reset()
 
     # ------------------------------------------------------------------ lifecycle
     def on_configure(self, state):
@@ -193,6 +200,9 @@ class ControllerNode(LifecycleNode):
         # Torque messages are written serialized from templates (joint_state_cdr).
         self._cmd_js = JointStateEncoder(self.joint_names)
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
+        self._release_msg = JointStateEncoder(self.joint_names, fields=()).encode(0)
+        self._plausible = StatePlausibility(self.model, v['plausibility_margin'],
+                                            v['plausibility_speed_factor'])
         self.timing = LoopTiming(self.period)
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
@@ -279,9 +289,9 @@ class ControllerNode(LifecycleNode):
                 self.destroy_timer(self._timer)
                 self._timer = None
             if self.controller is not None:
-                tau, _ = self.controller.fault(reason)
-                self._publish_torque(tau)
-            self.diag.update(ERROR, f'{reason}: zero torque sent, no output')
+                self.controller.fault(reason)
+                self._release_output(q_last=self._q)
+            self.diag.update(ERROR, f'{reason}: command stream released, no output')
 
     def _release(self):
         for s in self._subs:
@@ -296,24 +306,42 @@ class ControllerNode(LifecycleNode):
         self._reset_inputs()
 
     # ------------------------------------------------------------------ inputs
-    def _poll_states(self):
-        """Take the newest joint state, if one arrived since the last cycle."""
-        newest = self._states.latest() if self._states is not None else None
-        if newest is None:
+    def _poll_states(self, now):
+        """Take the newest joint state of this cycle, its publishers, and check it."""
+        taken = self._states.take_all_with_source() if self._states is not None else []
+        if not taken:
             return
-        data, received = newest
+        for _, _, gid in taken:
+            self._state_sources[gid] = now
+        window = max(1.0, 5.0 * self.values['state_timeout'])
+        for gid in [g for g, seen in self._state_sources.items() if now - seen > window]:
+            del self._state_sources[gid]
+        data, received, _ = taken[-1]
         try:
             sample = self._reader.read(data)
         except JointStateError as exc:  # a bad message is a bad state, not a crash
-            self._state_problem = f'joint_states: {exc}'
-            self._q = None
+            self._bad_state(f'joint_states: {exc}')
             return
-        self._q = sample.position
-        if sample.velocity is not None:
-            self._qd = sample.velocity
-        self._state_problem = ''
+        q = sample.position
+        qd = sample.velocity if sample.velocity is not None else self._qd
         # its age counts from its arrival
-        self._state_time = time.monotonic() - max(0.0, time.time() - received)
+        stamp = now - max(0.0, time.time() - received)
+        if len(self._state_sources) > 1:
+            self._bad_state(f'joint_states from {len(self._state_sources)} publishers at once: '
+                            'the state is ambiguous')
+            return
+        if np.isfinite(q).all() and (qd is None or np.isfinite(qd).all()):
+            problem = self._plausible.check(q, qd, stamp)
+            if problem:
+                self._bad_state(f'implausible joint_states: {problem}')
+                return
+        self._q, self._qd = q, qd
+        self._state_problem = ''
+        self._state_time = stamp
+
+    def _bad_state(self, problem):
+        self._state_problem = problem
+        self._q = None
 
     def _on_trajectory(self, msg):
         try:
@@ -356,8 +384,8 @@ class ControllerNode(LifecycleNode):
         self.timing.record(start, time.monotonic(), math.nan if law is None else law)
 
     def _cycle_once(self):
-        self._poll_states()
         start = time.monotonic()
+        self._poll_states(start)
         now = self.get_clock().now()
         ctl = self.controller
         q = self._q
@@ -374,16 +402,56 @@ class ControllerNode(LifecycleNode):
                 if self._diff is None:
                     self._diff = FilteredDifference(self.period, self._diff_cutoff, ctl.n)
                 qd = self._diff.update(q)[1]
+            self._resume(q, start)
             ref = self._reference(q, now) if np.isfinite(q).all() else None
             before = time.monotonic()
             tau, status = ctl.step(start, q, qd, ref)
             law_time = time.monotonic() - before
-        self._publish_torque(tau, now)
+        if status.mode == Mode.ZERO:
+            # No state to trust: stop commanding. One release tells the hardware
+            # interface to hold the arm where it is now (it would after its timeout).
+            if self._commanding:
+                self._release_output(q_last=None)
+            if self._gap_since is None:
+                self._gap_since = start
+        else:
+            self._commanding = True
+            self._publish_torque(tau, now)
         self._cycle += 1
         if self._cycle % self.values['status_decimation'] == 0:
             self._publish_status(status, tau, now)
         self._diagnose(status)
         return law_time
+
+    def _resume(self, q, now):
+        """After a stretch without a usable state, re-anchor on the measured position."""
+        since, self._gap_since = self._gap_since, None
+        if since is None or now - since < self.values['state_timeout']:
+            return
+        dropped = self._trajectory is not None
+        self._trajectory = None
+        self._idle = JointReference.hold(q)
+        self._reanchored = (f're-anchored on the measured position after {now - since:.3g} s '
+                            'without a usable state'
+                            + ('; the trajectory in progress was dropped (send a new goal)'
+                               if dropped else ''))
+        self.get_logger().warning(self._reanchored)
+
+    def _release_output(self, q_last):
+        """
+        End the command stream.
+
+        On ``joint_commands``: a message with the joint names and no efforts
+        (the hardware interface holds the arm at once). On a forward command
+        controller, which keeps its last command: the gravity torque at the
+        last measured position, or nothing when there is none.
+        """
+        self._commanding = False
+        if self._pub_js is not None:
+            self._pub_js.publish(self._release_msg)
+        if self._pub_fc is not None and q_last is not None and self.controller is not None:
+            hold = self.controller.gravity_hold_torque(q_last, np.zeros(self.controller.n))
+            self._pub_fc.publish(self._cmd_fc.encode(hold))
 
     def _publish_torque(self, tau, now=None):
         if self._pub_js is not None:
@@ -412,14 +480,20 @@ class ControllerNode(LifecycleNode):
 
     def _diagnose(self, status):
         mode = status.mode
-        if mode.is_safe_output:
+        if mode == Mode.ZERO:
+            level, text = ERROR, f'not commanding: {status.message}'
+        elif mode.is_safe_output:
             level, text = ERROR, f'safe output ({mode.value}): {status.message}'
+        elif self._reanchored:
+            level, text = WARN, self._reanchored
         elif mode == Mode.SATURATED:
             level, text = WARN, 'torque saturated'
         else:
             level, text = OK, 'running'
         if level != self.diag.level or text != self.diag.message:
             self.diag.update(level, text, self._diag_values())
+            if text == self._reanchored:
+                self._reanchored = ''   # said once
         elif self._cycle % max(1, int(round(1.0 / self.period))) == 0:
             self.diag.update(level, text, self._diag_values(), publish=False)
 
