@@ -88,6 +88,16 @@ def format_dynamics(res):
                   f"+ output allocation + call {rat['overhead_us']:.3f} us (entry point "
                   f"without kernel) + kernel about {rat['kernel_us']:.3f} us (batch time per "
                   'state, 1 thread).']
+        if 'kernels' in r:
+            lines += ['', '| payload and friction, one call from Python | median [us] | '
+                      'min [us] |', '|---|---:|---:|']
+            for name, t in r['kernels'].items():
+                lines.append(f"| {name} | {_us(t['median'])} | {_us(t['min'])} |")
+            kr = r['kernel_ratios']
+            diff = ', '.join(f'{k} {v:.1e}' for k, v in r['max_difference'].items())
+            lines += ['', f"New / old time: payload {kr['payload']:.2f}x, regressor "
+                      f"{kr['regressor']:.2f}x, friction {kr['friction']:.2f}x (largest "
+                      f'difference between the forms [N m]: {diff}).']
         prof = r['batch'].get('profile')
         if prof:
             chunks = ', '.join(f'{c * 1e3:.2f}' for c in prof['chunks'])
