@@ -88,6 +88,12 @@ def format_dynamics(res):
                   f"+ output allocation + call {rat['overhead_us']:.3f} us (entry point "
                   f"without kernel) + kernel about {rat['kernel_us']:.3f} us (batch time per "
                   'state, 1 thread).']
+        prof = r['batch'].get('profile')
+        if prof:
+            chunks = ', '.join(f'{c * 1e3:.2f}' for c in prof['chunks'])
+            lines.append(f"Profile of the 2-thread batch: wall {prof['wall'] * 1e3:.2f} ms; "
+                         f'inside the kernel call per thread {chunks} ms; outside (dispatch, '
+                         f"argument checks, waiting) {prof['outside'] * 1e3:.2f} ms.")
         if 'kernels' in r:
             lines += ['', '| payload and friction, one call from Python | median [us] | '
                       'min [us] |', '|---|---:|---:|']
@@ -98,11 +104,5 @@ def format_dynamics(res):
             lines += ['', f"New / old time: payload {kr['payload']:.2f}x, regressor "
                       f"{kr['regressor']:.2f}x, friction {kr['friction']:.2f}x (largest "
                       f'difference between the forms [N m]: {diff}).']
-        prof = r['batch'].get('profile')
-        if prof:
-            chunks = ', '.join(f'{c * 1e3:.2f}' for c in prof['chunks'])
-            lines.append(f"Profile of the 2-thread batch: wall {prof['wall'] * 1e3:.2f} ms; "
-                         f'inside the kernel call per thread {chunks} ms; outside (dispatch, '
-                         f"argument checks, waiting) {prof['outside'] * 1e3:.2f} ms.")
         lines.append('')
     return '\n'.join(lines)
