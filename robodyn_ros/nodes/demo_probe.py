@@ -40,7 +40,8 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from .conversions import joint_state_arrays, to_duration, to_seconds, trajectory_arrays
+from .conversions import to_duration, to_seconds, trajectory_arrays
+from .joint_state_reader import JointStateReader
 from .sampled import SampledTopic
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -89,6 +90,7 @@ class DemoProbe(Node):
     def __init__(self, joint_names, controllers, log, recorder=None):
         super().__init__('demo_probe')
         self.joint_names = list(joint_names)
+        self._state_reader = JointStateReader(self.joint_names)
         self.log = log
         self.recorder = recorder
         log.state_decoder = self._decode_state
@@ -158,6 +160,7 @@ class DemoProbe(Node):
     def _handler(self, topic, cls):
         log = self.log
         names = self.joint_names
+        reader = JointStateReader(names)
         if topic == 'planned_trajectory':
             def plan(msg, now):
                 arrays = trajectory_arrays(msg, names)
@@ -166,7 +169,7 @@ class DemoProbe(Node):
         if topic.endswith('/tracking_error'):
             law = topic.split('/')[0]
             return lambda msg, now: log.add_error(law, to_seconds(msg.header.stamp), now,
-                                                  joint_state_arrays(msg, names)[0])
+                                                  reader.read(msg).position)
         if topic.endswith('/payload_estimate'):
             law = topic.split('/')[0]
             return lambda msg, now: log.add_payload(law, now, msg.data)
@@ -183,9 +186,8 @@ class DemoProbe(Node):
         return None
 
     def _decode_state(self, data):
-        msg = deserialize_message(data, JointState)
-        q, qd, effort = joint_state_arrays(msg, self.joint_names)
-        return to_seconds(msg.header.stamp), q, qd, effort
+        s = self._state_reader.read(data)
+        return s.stamp_ns * 1e-9, s.position, s.velocity, s.effort
 
     def _spin(self):
         try:

@@ -40,9 +40,10 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import joint_state_arrays, trajectory_arrays, trajectory_msg
+from .conversions import trajectory_arrays, trajectory_msg
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .dynamics_client import DynamicsClient, RemoteEffortProvider
+from .joint_state_reader import JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
@@ -143,7 +144,7 @@ class TrajectoryPlannerNode(Node):
 
     def __init__(self, **kwargs):
         super().__init__('trajectory_planner', **kwargs)
-        self._values = declare(self, parameter_specs(), on_change=self._on_change)
+        self._values = declare(self, parameter_specs(), on_changes=self._on_change)
         self._model = load_model(self, self._values)
         names = self._values['joints'] or self._model.joint_names
         for name in names:
@@ -152,6 +153,8 @@ class TrajectoryPlannerNode(Node):
                     f'parameter joints: {name!r} is not a joint of {self._model.name!r} '
                     f'({", ".join(self._model.joint_names)})')
         self._names = list(names)
+        self._state_reader = JointStateReader(self._names)
+        self._full_reader = JointStateReader(self._model.joint_names)
         self._measured = None
         self._measured_full = None
         self._current = None
@@ -217,21 +220,23 @@ class TrajectoryPlannerNode(Node):
             states.destroy()
         super().destroy_node()
 
-    def _on_change(self, name, value):
+    def _on_change(self, changes):
         values = dict(self._values)
-        values[name] = value
+        values.update(changes)
+        names = ', '.join(changes)
         try:
             planner = self._build(values)
         except (RobodynError, ValueError) as exc:
-            raise ValueError(f'{name}: {exc}') from None
+            raise ValueError(f'{names}: {exc}') from None
         self._values = values
         self._planner = planner
-        self.get_logger().info(f'parameter {name} = {value!r}')
+        for name, value in changes.items():
+            self.get_logger().info(f'parameter {name} = {value!r}')
 
     # ------------------------------------------------------------------ inputs
     def _on_joint_state(self, msg):
         try:
-            q, qd, _ = joint_state_arrays(msg, self._names)
+            q = self._state_reader.read(msg).position
         except ValueError as exc:
             self._diag.update(WARN, f'joint_states ignored: {exc}', self._status_values())
             return
@@ -244,7 +249,7 @@ class TrajectoryPlannerNode(Node):
             return
         try:
             # Joints that are not planned: their positions enter the efforts.
-            full, _, _ = joint_state_arrays(msg, self._model.joint_names)
+            full = self._full_reader.read(msg).position
             if np.all(np.isfinite(full)):
                 self._measured_full = full
         except ValueError:

@@ -27,8 +27,9 @@ from ..control.computed_torque import ComputedTorque
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.mbvsst import MBVSST
 from ..errors import InputError
+from ..friction.models import with_joint_friction, without_friction
 from ..model import load_robot
-from ..sim.mismatch import scaled_inertia, scaled_inertials, with_joint_friction, without_friction
+from ..sim.mismatch import scaled_inertia, scaled_inertials
 from ..sim.references import cosine_excursion, rest_to_rest, square_wave, three_five_three
 from ..sim.runner import Sensor
 from ..sim.scenario_base import mid_configuration, run, ScenarioResult
