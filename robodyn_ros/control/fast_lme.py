@@ -214,7 +214,7 @@ def payload_functions(payload):
         return None
     kernels = []
     for dyn in (payload.unit, payload.base):
-        k = getattr(dyn, '_k', None)
+        k = dyn.kernels
         if k is None or not hasattr(k, 'c_address'):
             return None
         kernels.append(k)

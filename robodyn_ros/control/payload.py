@@ -24,10 +24,12 @@ linear in the inertial parameters, so the torque is exactly linear in ``m``
 
 ``tau_0`` is the inverse dynamics of the controller's model without the
 payload (friction included) and ``y_m`` the rigid-body torque of a unit
-payload, computed as the difference of two inverse-dynamics calls (models
-with and without 1 kg), so both come from the fastest kernels available.
-(Load-dependent friction, seed 004, is the one part that is not linear in
-the payload; it is evaluated without the payload.)
+point mass. Both come from the robot's payload-parametric kernels
+(:func:`robodyn_ros.dynamics.codegen.kernels` with the payload frame): one
+call each for ``tau_0 + m y_m`` (``inverse_dynamics_payload``), ``y_m``
+(``payload_torque``) and the gravity with the payload. (Load-dependent
+friction, seed 004, is the one part that is not linear in the payload; it is
+evaluated without the payload, so the model is exactly linear in ``m``.)
 
 The estimator (eqs. 4.10-4.15) runs recursive least squares with forgetting
 on ``psi = tau - tau_0 = y_m m`` with every signal passed through the same
@@ -42,6 +44,7 @@ import numpy as np
 from .filters import SEED003_REALTIME, StateVariableFilter
 from .model_dynamics import ModelDynamics
 from .rls import RecursiveLeastSquares
+from ..dynamics.codegen import kernels
 from ..errors import InputError
 
 
@@ -59,6 +62,16 @@ class PayloadModel:
         Payload centre of mass in that frame [m].
     backend : str
         Dynamics backend (see :class:`ModelDynamics`).
+    dynamics : ModelDynamics, optional
+        The model's dynamics, shared with the controller; its backend is
+        used for the payload kernels too.
+
+    Attributes
+    ----------
+    base : ModelDynamics
+        Dynamics without the payload.
+    kernels : Kernels or NumpyKernels
+        The model's kernels with the payload in ``frame``.
 
     """
 
@@ -69,8 +82,25 @@ class PayloadModel:
         if not np.all(np.isfinite(self.com)):
             raise InputError('com', 'must be finite')
         self.base = dynamics if dynamics is not None else ModelDynamics(model, backend)
-        self.unit = ModelDynamics(model.with_payload(1.0, self.com, frame=self.frame),
-                                  self.base.backend)
+        self.kernels = kernels(model, self.base.kernels.backend, payload_frame=self.frame)
+        self._payload = np.concatenate(([0.0], self.com))
+        self._idp = self.kernels.inverse_dynamics_payload
+        self._ym = self.kernels.payload_torque
+        self._gp = self.kernels.gravity_payload
+        self._unit = None
+
+    @property
+    def unit(self):
+        """
+        Give the dynamics of the model carrying 1 kg at ``com`` (ModelDynamics).
+
+        For compiled callers that still form ``y_m`` as a difference of two
+        kernels; built on first use.
+        """
+        if self._unit is None:
+            self._unit = ModelDynamics(self.model.with_payload(1.0, self.com, frame=self.frame),
+                                       self.base.backend)
+        return self._unit
 
     def regressor(self, q, qd, qdd):
         """
@@ -79,7 +109,7 @@ class PayloadModel:
         Parameters
         ----------
         q, qd, qdd : numpy.ndarray
-            State and acceleration, (n,).
+            State and acceleration, float64 (n,).
 
         Returns
         -------
@@ -87,8 +117,7 @@ class PayloadModel:
             ``y_m``.
 
         """
-        return (self.unit.inverse_dynamics_rigid(q, qd, qdd)
-                - self.base.inverse_dynamics_rigid(q, qd, qdd))
+        return self._ym(q, qd, qdd, self.com)
 
     def inverse_dynamics(self, q, qd, qdd, mass):
         """
@@ -97,7 +126,7 @@ class PayloadModel:
         Parameters
         ----------
         q, qd, qdd : numpy.ndarray
-            State and acceleration, (n,).
+            State and acceleration, float64 (n,).
         mass : float
             Payload [kg].
 
@@ -107,10 +136,9 @@ class PayloadModel:
             (n,) [N m or N].
 
         """
-        tau0 = self.base.inverse_dynamics(q, qd, qdd)
-        if mass == 0.0:
-            return tau0
-        return tau0 + mass * self.regressor(q, qd, qdd)
+        payload = self._payload
+        payload[0] = mass
+        return self._idp(q, qd, qdd, payload)
 
     def gravity(self, q, mass):
         """
@@ -119,18 +147,19 @@ class PayloadModel:
         Parameters
         ----------
         q : numpy.ndarray
-            Positions, (n,).
+            Positions, float64 (n,).
         mass : float
             Payload [kg].
 
         Returns
         -------
         numpy.ndarray
-            ``g_0(q) + mass (g_1(q) - g_0(q))``.
+            ``g_0(q) + mass y_m(q, 0, 0)``.
 
         """
-        g0 = self.base.gravity(q)
-        return g0 + mass * (self.unit.gravity(q) - g0)
+        payload = self._payload
+        payload[0] = mass
+        return self._gp(q, payload)
 
 
 class PayloadEstimator:
