@@ -268,8 +268,13 @@ class HardwareInterfaceNode(LifecycleNode):
             return
         if transition.target.value in ('running', 'armed', 'disabled', 'unconfigured'):
             self.get_logger().info(f'drive state {transition}')
+            level = OK
         else:
             self.get_logger().warning(f'drive state {transition}')
+            level = ERROR
+        # Every transition is a diagnostics message of its own, with its cause.
+        values = self._hw.health().values if self._hw is not None else None
+        self._diag.update(level, f'drive {transition}', values)
 
     def _on_health(self, health):
         if self.context.ok():  # keep the last statistics; the periodic refresh renews them
