@@ -134,7 +134,11 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     parts = [
         (HARDWARE, _node('hardware_interface_node', HARDWARE,
                          {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1',
-                          'port': int(port), **cfg.hardware_parameters}, python)),
+                          'port': int(port),
+                          # The board's watchdog: 0.1 s, as the graph shares two cores
+                          # with everything else here (a trip ends the run: the
+                          # interface then keeps the outputs off until a reset).
+                          'watchdog_period': 0.1, **cfg.hardware_parameters}, python)),
         (DYNAMICS, _node('parallel_dynamics_node', DYNAMICS, {'robot': robot}, python)),
         (PLANNER, _node('trajectory_planner_node', PLANNER,
                         {'robot': robot, 'velocity_scale': cfg.velocity_scale}, python)),
