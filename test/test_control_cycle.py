@@ -35,8 +35,8 @@ def test_commands_then_one_release_then_silence():
     assert cycle.run(0.0, 0.0).torque is None           # no state yet: nothing, no release
     assert cycle.take_state(Q, np.zeros(3), 1.0) == ''
     out = cycle.run(1.01, 0.0)
-    hold, _ = ComputedTorque(ct.model, 0.005, omega=10.0).step(0.0, Q, np.zeros(3),
-                                                                cycle.idle)
+    fresh = ComputedTorque(ct.model, 0.005, omega=10.0)
+    hold, _ = fresh.step(0.0, Q, np.zeros(3), cycle.idle)
     assert np.allclose(out.torque, hold) and not out.release
     stale = cycle.run(1.2, 0.0)
     assert stale.torque is None and stale.release and 'stale' in stale.status.message
