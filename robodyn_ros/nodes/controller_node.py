@@ -55,14 +55,15 @@ from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, qos_profile_system_default, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
+from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_params import parameter_specs
-from .conversions import joint_state_msg, to_seconds, trajectory_arrays
+from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
+from .law_status import LawStatus
 from .model_source import load_model
 from .params import declare
 from .runner import run_node
@@ -107,6 +108,7 @@ class ControllerNode(LifecycleNode):
         self._states = None
         self._pubs = []
         self._pub_js = self._pub_fc = None
+        self._status = None
         self._lock = threading.Lock()
         self._active = False
         self.cycle = None
@@ -186,11 +188,8 @@ class ControllerNode(LifecycleNode):
                 qos_profile_system_default)
         else:
             self._pub_js = self.create_lifecycle_publisher(JointState, 'joint_commands', 1)
-        self._pub_err = self.create_lifecycle_publisher(JointState, '~/tracking_error', 10)
-        self._pub_mass = self.create_lifecycle_publisher(Float64, '~/payload_estimate', 10)
-        self._pub_est = self.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
-        self._pubs = [p for p in (self._pub_js, self._pub_fc, self._pub_err, self._pub_mass,
-                                  self._pub_est) if p is not None]
+        self._status = LawStatus(self, self.joint_names)
+        self._pubs = [p for p in (self._pub_js, self._pub_fc) if p is not None]
         # Torque messages are written serialized from templates (joint_state_cdr).
         self._cmd_js = JointStateEncoder(self.joint_names)
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
@@ -293,6 +292,9 @@ class ControllerNode(LifecycleNode):
             self._states = None
         for p in self._pubs:
             self.destroy_lifecycle_publisher(p)
+        if self._status is not None:
+            self._status.destroy()
+            self._status = None
         self._subs, self._pubs = [], []
         self.controller = None
         self._reset_inputs()
@@ -391,22 +393,7 @@ class ControllerNode(LifecycleNode):
             self._pub_fc.publish(self._cmd_fc.encode(tau))
 
     def _publish_status(self, status, tau, now):
-        stamp = now.to_msg()
-        if status.error is not None and status.error.size == self.controller.n:
-            self._pub_err.publish(joint_state_msg(self.joint_names, stamp,
-                                                  position=status.error, effort=tau))
-        est = self.controller.estimates()
-        if not est:
-            return
-        if 'payload_mass' in est:
-            self._pub_mass.publish(Float64(data=float(est['payload_mass'])))
-        msg = Float64MultiArray()
-        for key, value in est.items():
-            arr = np.atleast_1d(np.asarray(value, dtype=float))
-            msg.layout.dim.append(MultiArrayDimension(label=key, size=arr.size,
-                                                      stride=arr.size))
-            msg.data.extend(arr.tolist())
-        self._pub_est.publish(msg)
+        self._status.publish(self.controller, status, tau, now.to_msg())
 
     def _diagnose(self, status):
         mode = status.mode
