@@ -112,6 +112,7 @@ class FaultCampaign:
     def __init__(self, cfg, model, progress, short=False):
         cfg.board_control = True
         cfg.controllers = cfg.controllers[:1]
+        cfg.mode = 'graph'   # the cases kill and restart the controller and the interface
         self.short = short
         self.hold_time = 1.0 if short else 2.0
         cfg.hardware_parameters = {'hold_time': self.hold_time, **cfg.hardware_parameters}

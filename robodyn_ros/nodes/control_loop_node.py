@@ -41,11 +41,13 @@ Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
 """
 
 from dataclasses import replace
+import json
 import math
 import sys
 import threading
 import time
 
+import numpy as np
 from rclpy.parameter import Parameter
 from trajectory_msgs.msg import JointTrajectory
 
@@ -64,6 +66,7 @@ from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
+from ..realtime import LoopTiming
 from ..realtime.hygiene import setup_thread
 
 #: Law parameters the one-process loop does not take (the board sets the rate).
@@ -111,10 +114,13 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._status = None
         self._traj_sub = None
         self._latest = None
+        self._out = None
         self._publish_wake = threading.Event()
         self._publisher = None
         self._publishing = False
         self._count = 0
+        self._period = None
+        self.timing = None
         self.hygiene = []
         super().__init__(**kwargs)
         if self._values['autostart']:
@@ -204,6 +210,15 @@ class ControlLoopNode(HardwareInterfaceNode):
     def _law_commands(self, sample):
         """Run the law on this cycle's sample (the I/O thread's command source)."""
         now = time.monotonic()
+        try:
+            return self._law_cycle(sample, now)
+        finally:
+            if self.timing is not None:
+                out = self._out
+                self.timing.record(now, time.monotonic(),
+                                   out.law_time if out is not None else math.nan)
+
+    def _law_cycle(self, sample, now):
         if self._pending is not None:     # a new law: the old one releases, the hold covers
             law, self.controller, cycle = self._pending
             self._pending = None
@@ -214,10 +229,7 @@ class ControlLoopNode(HardwareInterfaceNode):
         cycle = self.cycle
         cycle.take_state(sample.position, sample.velocity, now)
         out = cycle.run(now, time.time())
-        self._latest = (sample, out)
-        self._count += 1
-        if self._count % self._values['joint_states_decimation'] == 0:
-            self._publish_wake.set()
+        self._out = out
         if out.release:
             return [(None, now, self._source)]
         if out.torque is None:
@@ -225,7 +237,11 @@ class ControlLoopNode(HardwareInterfaceNode):
         return [(out.torque, now, self._source)]
 
     def _publish_sample(self, sample):
-        """Nothing here: the output thread publishes (the loop never waits for DDS)."""
+        """Hand the sample to the output thread (the loop never waits for DDS)."""
+        self._latest = sample
+        self._count += 1
+        if self._count % self._values['joint_states_decimation'] == 0:
+            self._publish_wake.set()
 
     def _publish_loop(self):
         """Publish joint_states and the law's status from the newest values (output thread)."""
@@ -234,16 +250,15 @@ class ControlLoopNode(HardwareInterfaceNode):
             if not self._publish_wake.wait(0.1):
                 continue
             self._publish_wake.clear()
-            latest = self._latest
-            if latest is None or not self.context.ok():
+            sample, out = self._latest, self._out
+            if sample is None or not self.context.ok():
                 continue
-            sample, out = latest
             try:
                 super()._publish_sample(sample)
                 done += 1
                 decimation = max(1, self._values['status_decimation']
                                  // self._values['joint_states_decimation'])
-                if done % decimation == 0 and self.controller is not None:
+                if done % decimation == 0 and self.controller is not None and out is not None:
                     tau = out.torque if out.torque is not None else sample.effort * 0.0
                     self._status.publish(self.controller, out.status, tau,
                                          self.get_clock().now().to_msg())
@@ -266,12 +281,34 @@ class ControlLoopNode(HardwareInterfaceNode):
         start = (stamp if stamp > 0.0 else time.time()) + arr['times'][0]
         self.cycle.set_trajectory(traj, start)
 
-    def _refresh_diagnostics(self):
-        super()._refresh_diagnostics()
+    def on_activate(self, state):
+        """Arm the outputs; the loop's timing restarts (lifecycle callback)."""
+        self.timing = LoopTiming(self._period)
+        self.cycle.reset()
+        return super().on_activate(state)
+
+    def _extra_values(self):
+        """Add the law, the loop's timing since activation and the estimates."""
+        values = {'law': self._values['law']}
+        timing = self.timing
+        if timing is not None:
+            values.update({k: (f'{x:.4g}' if isinstance(x, float) else x)
+                           for k, x in timing.stats().items()})
         if self.controller is not None:
-            est = self.controller.estimates()
-            if 'payload_mass' in est and math.isfinite(est['payload_mass']):
-                self.get_logger().debug(f'payload estimate {est["payload_mass"]:.3f} kg')
+            for key, value in self.controller.estimates().items():
+                arr = np.atleast_1d(value)
+                if arr.size <= 12:
+                    values[key] = ' '.join(f'{x:.6g}' for x in arr)
+        return values
+
+    def on_process_exit(self):
+        """Write the timing log (``timing_log``), then switch the outputs off."""
+        path = self._values.get('timing_log')
+        if path and self.timing is not None:
+            with open(path, 'w', encoding='utf-8') as fh:
+                json.dump({'rate_hz': 1.0 / self._period, 'law': self._values['law'],
+                           **self.timing.stats()}, fh, indent=2)
+        super().on_process_exit()
 
 
 def main(args=None):

@@ -320,7 +320,12 @@ class HardwareInterfaceNode(LifecycleNode):
     def _refresh_diagnostics(self):
         if self._hw is not None:
             h = self._hw.health()
-            self._diag.update(_LEVELS[h.level], h.message, h.values, publish=False)
+            self._diag.update(_LEVELS[h.level], h.message, {**h.values, **self._extra_values()},
+                              publish=False)
+
+    def _extra_values(self):
+        """Return diagnostics values a subclass adds to the interface's (dict)."""
+        return {}
 
     def _release(self):
         if self._hw is not None:
