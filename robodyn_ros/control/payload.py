@@ -191,8 +191,8 @@ class PayloadEstimator:
         self._x = None
         self._no_slope = np.zeros(n)
         f = self._filter
-        self._phi, self._g0, self._g1 = f._phi, f._g0[:, None], f._g1[:, None]
-        self._row, self._b_last = f._row, f._b_last
+        self._phi, self._g0, self._g1 = f.phi, f.g0[:, None], f.g1[:, None]
+        self._row, self._b_last = f.row, f.b_last
         j = self.joints
         contiguous = np.array_equal(j, np.arange(j[0], j[-1] + 1))
         self._sel = slice(int(j[0]), int(j[-1]) + 1) if contiguous else j

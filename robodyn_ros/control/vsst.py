@@ -202,8 +202,8 @@ class VariableStructureSelfTuner:
             offsets, o = [], 0
             for f in parts:
                 k = f.order
-                phi[o:o + k, o:o + k] = f._phi
-                g0[o:o + k], g1[o:o + k] = f._g0, f._g1
+                phi[o:o + k, o:o + k] = f.phi
+                g0[o:o + k], g1[o:o + k] = f.g0, f.g1
                 offsets.append(o)
                 o += k
             return phi, g0, g1, offsets, size
@@ -221,8 +221,8 @@ class VariableStructureSelfTuner:
                 if i < f.order:
                     out[i, offset + i] = 1.0
                 else:
-                    out[i, offset:offset + f.order] = f._row
-                    out[i, input_row] = f._b_last
+                    out[i, offset:offset + f.order] = f.row
+                    out[i, input_row] = f.b_last
             return out
 
         # One sample: x_u <- Phi_u x_u + g0_u u (u held); x_y <- Phi_y x_y + g0_y y_old
