@@ -19,7 +19,7 @@ See ``docs/control.md``. Every law derives from :class:`Controller`; the
 safe outputs, saturation and input checks live there.
 """
 
-from .base import Controller, ControlStatus, JointReference, Mode
+from .base import Controller, ControlStatus, JointReference, Mode, StepOutput
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
 from .factory import apply_gain, LAWS, make_controller
@@ -41,6 +41,6 @@ __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'Control
            'Controller', 'FilteredDifference', 'JointReference', 'LAWS', 'MBVSST', 'Mode',
            'ModelDynamics', 'PDGravity', 'PID', 'PayloadEstimator', 'PayloadModel',
            'PidGains', 'RecursiveLeastSquares', 'SelfTuningComputedTorque', 'SelfTuningRelay',
-           'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'TaskReference',
+           'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'StepOutput', 'TaskReference',
            'TaskSpaceComputedTorque', 'VariableStructureSelfTuner', 'apply_gain', 'ct_gains',
            'make_controller', 'max_joint_inertia', 'switching_gain', 'triple_pole_pid']

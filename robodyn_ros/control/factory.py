@@ -25,7 +25,7 @@ such a change after checking it.
 
 import numpy as np
 
-from .base import per_joint
+from .checks import per_joint
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
 from .gains import ct_gains, max_joint_inertia, triple_pole_pid

@@ -144,13 +144,14 @@ def filter_output(f, i, c, u):
     return acc + f['b_last'] * u
 
 
-def _filter_call(f, u, mode, means, dt, out):
+def _filter_call(state, u, mode, means, dt, out):
     """
-    Start, update or read a filter from Python; ``out`` (order + 1, channels).
+    Start, update or read a filter (record array ``state``); outputs into ``out``.
 
     With ``means`` the derivatives are reported as their means over the
     interval ``dt`` (zero when the filter just started).
     """
+    f = state[0]
     order, x = f['order'], f['x']
     channels = out.shape[1]
     if mode == _START or (mode == _UPDATE and not f['started']):
@@ -332,7 +333,7 @@ class StateVariableFilter:
         if u is None:
             self.state[0]['started'] = False
             return
-        _call(self.state[0], self._check(u), _START, False, 0.0,
+        _call(self.state, self._check(u), _START, False, 0.0,
               np.empty((self.order + 1, self.channels)))
 
     def _check(self, u):
@@ -376,7 +377,7 @@ class StateVariableFilter:
         else:
             self._discretise(h)
         out = np.empty((self.order + 1, self.channels))
-        _call(self.state[0], u, mode, self.means, h, out)
+        _call(self.state, u, mode, self.means, h, out)
         return out
 
     def outputs(self, u=None):
@@ -398,7 +399,7 @@ class StateVariableFilter:
             return np.zeros((self.order + 1, self.channels))
         u = self.state[0]['u'][:self.channels].copy() if u is None else self._check(u)
         out = np.empty((self.order + 1, self.channels))
-        _call(self.state[0], u, _OUTPUTS, False, 0.0, out)
+        _call(self.state, u, _OUTPUTS, False, 0.0, out)
         return out
 
     def predict(self, u):
@@ -438,7 +439,7 @@ class StateVariableFilter:
             ahead[0]['x'][:] = 0.0
             ahead[0]['started'] = True
         out = np.empty((self.order + 1, self.channels))
-        _call(ahead[0], u, _UPDATE, False, 0.0, out)
+        _call(ahead, u, _UPDATE, False, 0.0, out)
         return out
 
     def __repr__(self):

@@ -91,6 +91,11 @@ class ModelDynamics:
             self._id_rigid = self._k.inverse_dynamics_rigid
             self._grav = self._k.gravity
 
+    @property
+    def kernels(self):
+        """Give the C kernels of the model (``codegen.Kernels``), or None on the numpy backend."""
+        return self._k
+
     def inverse_dynamics(self, q, qd, qdd):
         """
         Torque for a state and an acceleration, every friction model included.

@@ -32,7 +32,9 @@ Kp e / 2``.
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
+from .saturation import integrate_entry
 from ..errors import InputError
 
 
@@ -85,16 +87,13 @@ class PID(Controller):
         return self.kp * e + self.kd * (ref.qd - qd) + self.ki * self._integral
 
     def _applied(self, tau, saturated):
-        e = self._e
-        mag = np.abs(e)
-        active = (mag >= self.band_low) & (mag <= self.band_high)
-        # Anti-windup: a saturated joint does not integrate further into saturation.
-        active &= ~(saturated & (np.sign(e) == np.sign(tau)))
-        self._integral = np.where(active, self._integral + self.period * e, self._integral)
-        # The integral torque never exceeds the torque limit.
+        # Integrate within the band; a saturated joint does not integrate further into
+        # saturation (anti-windup), and the integral torque never exceeds the limit.
+        integrate_entry(self._integral, self._e, tau, saturated, self.period, self.band_low,
+                        self.band_high, self.n)
         with np.errstate(divide='ignore', invalid='ignore'):
             cap = np.where(self.ki > 0.0, self.torque_limit / self.ki, np.inf)
-        self._integral = np.minimum(np.maximum(self._integral, -cap), cap)
+        np.clip(self._integral, -cap, cap, out=self._integral)
 
     @property
     def integral(self):

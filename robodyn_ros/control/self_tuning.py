@@ -34,6 +34,7 @@ beta_hat``. Estimates are projected onto a box around the initial model
 
 import numpy as np
 
+from .base import Controller
 from .computed_torque import ComputedTorque
 from .filters import StateVariableFilter
 from .parameter_model import BaseParameterModel
@@ -127,6 +128,9 @@ class SelfTuningComputedTorque(ComputedTorque):
         self._settle = int(round(c[-2] / c[-1] / self.period))
         self._count = 0
         self.adapt = bool(adapt)
+
+    # The torque comes from the regressor in Python, not from the compiled sample.
+    _compiled_step = Controller._compiled_step
 
     @property
     def beta(self):

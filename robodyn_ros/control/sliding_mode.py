@@ -37,7 +37,8 @@ ch. 6.6, Slotine; Xu et al.).
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
 from ..dynamics import inverse_dynamics, mass_matrix, parameter_vector, regressor
 from ..errors import InputError
 

@@ -32,7 +32,8 @@ saturated.
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
 from .parameter_model import BaseParameterModel
 from .self_tuning import parameter_box
 from ..errors import InputError
