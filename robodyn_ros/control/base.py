@@ -50,8 +50,10 @@ import numpy as np
 
 from .checks import check_period, checked_vector, per_joint
 from .model_dynamics import ModelDynamics
+from .options import checked_options
 from .saturation import BAD_TORQUE, saturate_entry, SATURATED
 from .step_records import ControlStatus, JointReference, MeasuredState, Mode, StepOutput
+from ..errors import InputError
 
 __all__ = ['check_period', 'ControlStatus', 'Controller', 'JointReference', 'MeasuredState',
            'Mode', 'per_joint', 'StepOutput']
@@ -81,6 +83,12 @@ class Controller(ABC):
 
     #: Name of the law (used by the node, the CLI and the reports).
     law = 'controller'
+    #: Options of :meth:`from_options` this class adds (see :mod:`.options`).
+    law_options = ('torque_limit', 'backend')
+    #: Gains that may change while the law runs (see :meth:`set_gains`).
+    live_gains = ()
+    #: Constructor arguments named in errors, and the options they come from.
+    option_arguments = {}
 
     def __init__(self, model, period, *, torque_limit=None, hold_damping=None, dynamics=None):
         self.model = model
@@ -97,6 +105,117 @@ class Controller(ABC):
         self._state = MeasuredState()
         self._last_mode = Mode.ZERO
         self._restart = True
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def option_names(cls):
+        """
+        List the options of :meth:`from_options` (this class's and its bases').
+
+        Returns
+        -------
+        tuple of str
+            Names in :data:`~robodyn_ros.control.options.CATALOGUE`.
+
+        """
+        names = []
+        for klass in reversed(cls.__mro__):
+            names += klass.__dict__.get('law_options', ())
+        return tuple(dict.fromkeys(names))
+
+    @classmethod
+    def from_options(cls, model, period, options=None):
+        """
+        Build the law from flat options (as the node's parameters give them).
+
+        Parameters
+        ----------
+        model : RobotModel
+            The controller's model.
+        period : float
+            Sample period [s].
+        options : dict, optional
+            Option name to value (:meth:`option_names`); unset values
+            (``None``, ``''``, ``[]``) and absent options take the law's
+            defaults.
+
+        Returns
+        -------
+        Controller
+            The law.
+
+        Raises
+        ------
+        InputError
+            Naming the option: not an option of this law (the message lists
+            the valid ones), or an invalid value.
+
+        """
+        opts = checked_options(cls.law, cls.option_names(), options)
+        kwargs = cls._keywords(model, opts)
+        try:
+            return cls(model, period, **kwargs)
+        except InputError as exc:
+            name = cls.option_arguments.get(exc.argument)
+            if name is None or name not in opts:
+                raise
+            raise InputError(name, exc.reason) from None
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        """Turn checked options into constructor arguments (unset ones left out)."""
+        kwargs = {}
+        if 'torque_limit' in opts:
+            kwargs['torque_limit'] = opts['torque_limit']
+        if 'backend' in opts:
+            kwargs['dynamics'] = ModelDynamics(model, opts['backend'])
+        return kwargs
+
+    def check_gain(self, name, value):
+        """
+        Check a new value of a live gain.
+
+        Parameters
+        ----------
+        name : str
+            One of :attr:`live_gains`.
+        value : float or array_like
+            Scalar or (n,) values.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n,) checked values.
+
+        Raises
+        ------
+        InputError
+            If the gain cannot change while running or the value is invalid.
+
+        """
+        if name not in self.live_gains:
+            raise InputError(name, f'cannot change at run time for law {self.law!r} '
+                                   f'(live gains: {", ".join(self.live_gains) or "none"})')
+        return per_joint(value, self.n, name, low=0.0)
+
+    def set_gains(self, **gains):
+        """
+        Change live gains, all or none: every value is checked before any is applied.
+
+        Parameters
+        ----------
+        **gains : float or array_like
+            Gain name (:attr:`live_gains`) to new value(s).
+
+        Raises
+        ------
+        InputError
+            If one cannot change or is invalid (the law is then unchanged).
+
+        """
+        checked = {name: self.check_gain(name, value) for name, value in gains.items()}
+        for name, value in checked.items():
+            setattr(self, name, value)
 
     # ------------------------------------------------------------------ public API
     def step(self, t, q, qd, reference):

@@ -89,7 +89,11 @@ class ComputedTorque(Controller):
     """
 
     law = 'computed_torque'
+    law_options = ('omega', 'zeta', 'kp', 'kd', 'ki', 'form', 'compiled')
     live_gains = ('kp', 'kd', 'ki')
+    #: Natural frequency of the gains built from options without gains [rad/s] (None:
+    #: the constructor's own gains).
+    default_omega = 20.0
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
                  form='tracking', ki=0.0, compiled=True, **kwargs):
@@ -117,6 +121,20 @@ class ComputedTorque(Controller):
         self._est = record(estimator_dtype(n, 2))
         self._tun = record(tuner_dtype(n, 10, 4))
         self._use_kernels(StepKernels(self.dynamics, None, compiled))
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        if 'kp' in opts and 'kd' in opts:
+            kwargs['kp'], kwargs['kd'] = opts['kp'], opts['kd']
+        elif 'omega' in opts or cls.default_omega is not None:
+            kwargs['omega'] = opts.get('omega', cls.default_omega)
+            if 'zeta' in opts:
+                kwargs['zeta'] = opts['zeta']
+        for key in ('ki', 'form', 'compiled'):
+            if key in opts:
+                kwargs[key] = opts[key]
+        return kwargs
 
     # ------------------------------------------------------------------ gains (record views)
     @property

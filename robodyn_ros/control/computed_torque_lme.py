@@ -24,9 +24,12 @@ composed into :class:`~robodyn_ros.control.computed_torque.ComputedTorque`,
 whose one sample runs it.
 """
 
+import numpy as np
+
 from .computed_torque import ComputedTorque
 from .filters import SEED003_REALTIME
 from .payload import PayloadEstimator, PayloadModel
+from ..errors import InputError
 
 
 class ComputedTorqueLME(ComputedTorque):
@@ -65,6 +68,8 @@ class ComputedTorqueLME(ComputedTorque):
     """
 
     law = 'computed_torque_lme'
+    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints')
+    option_arguments = {'theta0': 'initial_mass', 'joints': 'estimator_joints'}
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
                  form='tracking', ki=0.0, payload_frame=None, payload_com=(0.0, 0.0, 0.0),
@@ -80,6 +85,22 @@ class ComputedTorqueLME(ComputedTorque):
             filter_coefficients=filter_coefficients, compiled=compiled)
         self.adapt = bool(adapt)
         self._attach_estimator(payload, estimator, self.adapt)
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        frame = opts.get('payload_frame')
+        if frame is not None:
+            if frame not in model.frame_names:
+                raise InputError('payload_frame', f'no frame {frame!r} in {model.name} '
+                                                  f'(frames: {", ".join(model.frame_names)})')
+            kwargs['payload_frame'] = frame
+        for key in ('initial_mass', 'forgetting'):
+            if key in opts:
+                kwargs[key] = opts[key]
+        if 'estimator_joints' in opts:
+            kwargs['estimator_joints'] = tuple(np.atleast_1d(opts['estimator_joints']))
+        return kwargs
 
     @property
     def mass(self):

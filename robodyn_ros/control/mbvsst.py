@@ -103,6 +103,21 @@ class MBVSST(ComputedTorqueLME):
     """
 
     law = 'mbvsst'
+    law_options = ('relay_fraction', 'torque_scale', 'vsst_boundary')
+    option_arguments = {**ComputedTorqueLME.option_arguments, 'boundary': 'vsst_boundary'}
+    #: Without gains or omega in the options, seed 003's kp 1600, kd 80 (the defaults below).
+    default_omega = None
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        if 'torque_scale' in opts:
+            kwargs['torque_scale'] = opts['torque_scale']
+        elif 'relay_fraction' in opts:
+            kwargs['torque_scale'] = relay_scale(model, opts['relay_fraction'])
+        if 'vsst_boundary' in opts:
+            kwargs['boundary'] = opts['vsst_boundary']
+        return kwargs
 
     def __init__(self, model, period, kp=1600.0, kd=80.0, *, torque_scale=None,
                  vsst_joints=None, **kwargs):

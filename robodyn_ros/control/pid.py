@@ -34,8 +34,26 @@ import numpy as np
 
 from .base import Controller
 from .checks import per_joint
+from .gains import max_joint_inertia, triple_pole_pid
 from .saturation import integrate_entry
 from ..errors import InputError
+
+#: Triple pole of the gains when none are given [rad/s].
+DEFAULT_OMEGA = 20.0
+
+
+def _pole_gains(model, opts, integral):
+    """``kp``, ``kd`` (and ``ki``) from the options, else from the triple pole at ``omega``."""
+    kp, kd, ki = opts.get('kp'), opts.get('kd'), opts.get('ki')
+    if kp is None or kd is None:
+        gains = triple_pole_pid(max_joint_inertia(model), opts.get('omega', DEFAULT_OMEGA))
+        kp = gains.kp if kp is None else kp
+        kd = gains.kd if kd is None else kd
+        ki = gains.ki if ki is None else ki
+    out = {'kp': kp, 'kd': kd}
+    if integral and ki is not None:
+        out['ki'] = ki
+    return out
 
 
 class PID(Controller):
@@ -60,6 +78,8 @@ class PID(Controller):
     """
 
     law = 'pid'
+    law_options = ('omega', 'kp', 'kd', 'ki', 'integral_band')
+    live_gains = ('kp', 'kd', 'ki')
 
     def __init__(self, model, period, kp, kd, ki=0.0, *, integral_band=(0.0, np.inf),
                  **kwargs):
@@ -77,6 +97,13 @@ class PID(Controller):
             raise InputError('integral_band', 'large must be >= small on every joint')
         self._integral = np.zeros(n)
         self._e = np.zeros(n)
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = {**super()._keywords(model, opts), **_pole_gains(model, opts, True)}
+        if 'integral_band' in opts:
+            kwargs['integral_band'] = tuple(np.atleast_1d(opts['integral_band']))
+        return kwargs
 
     def _on_restart(self, t, q, qd):
         self._integral[:] = 0.0
@@ -135,6 +162,12 @@ class PDGravity(Controller):
     """
 
     law = 'pd_gravity'
+    law_options = ('omega', 'kp', 'kd')
+    live_gains = ('kp', 'kd')
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        return {**super()._keywords(model, opts), **_pole_gains(model, opts, False)}
 
     def __init__(self, model, period, kp, kd, *, gravity_at='measured', damping_on='velocity',
                  **kwargs):

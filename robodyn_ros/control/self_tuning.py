@@ -106,6 +106,7 @@ class SelfTuningComputedTorque(ComputedTorque):
     """
 
     law = 'self_tuning_ct'
+    law_options = ('forgetting',)
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
                  form='tracking', ki=0.0, forgetting=0.999, variance_fraction=0.3,
@@ -131,6 +132,13 @@ class SelfTuningComputedTorque(ComputedTorque):
 
     # The torque comes from the regressor in Python, not from the compiled sample.
     _compiled_step = Controller._compiled_step
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        if 'forgetting' in opts:
+            kwargs['forgetting'] = opts['forgetting']
+        return kwargs
 
     @property
     def beta(self):
