@@ -145,3 +145,15 @@ def test_several_gains_change_all_or_none():
     assert np.array_equal(ct.kp, before[0]) and np.array_equal(ct.kd, before[1])
     apply_gains(ct, {'kp': [1.0, 2.0, 3.0], 'kd': 4.0})
     assert ct.kp.tolist() == [1.0, 2.0, 3.0] and ct.kd.tolist() == [4.0] * 3
+
+
+def test_a_changed_gain_reaches_the_compiled_sample():
+    """After apply_gain the compiled sample computes with the new gains (shared record)."""
+    model = load_robot('puma560')
+    ct = make_controller('computed_torque_lme', model, 1e-3, {'omega': 10.0})
+    twin = make_controller('computed_torque_lme', model, 1e-3, {'kp': 30.0, 'kd': 7.0})
+    apply_gains(ct, {'kp': 30.0, 'kd': 7.0})
+    q = np.linspace(-0.3, 0.3, model.n)
+    ref = JointReference(q + 0.05, np.full(model.n, 0.1), np.zeros(model.n))
+    tau, _ = ct.step(0.0, q, np.zeros(model.n), ref)
+    assert np.array_equal(tau, twin.step(0.0, q, np.zeros(model.n), ref)[0])

@@ -95,3 +95,15 @@ def test_estimate_is_kept_through_a_fault_and_bounded():
         assert 0.5 <= ctl.mass <= 1.5
     ctl.reset()
     assert ctl.mass == 1.0
+
+
+def test_estimator_state_is_one_record():
+    """The filter's and the RLS's records are nested in the estimator's (views, no copies)."""
+    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0, initial_mass=1.0).estimator
+    est.rls.theta[0] = 1.7
+    assert est.state[0]['rls']['theta'][0] == 1.7 and est.mass == 1.7
+    est.update(np.array([0.1, -0.4, 0.3]), np.zeros(3))
+    est.update(np.array([0.1, -0.4, 0.3]), np.zeros(3))
+    assert est.filter.started and est.state[0]['filter']['started'] and est.samples == 2
+    est.restart_filters()
+    assert not est.filter.started and est.samples == 0 and est.mass == 1.7
