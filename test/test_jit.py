@@ -39,7 +39,7 @@ _scale_compiled = jit.compiled(jit.jitable(_scale))
 
 def test_capacity_and_records_shared_with_python():
     """Capacities round up to the block; the record's fields are views of one memory."""
-    assert [jit.capacity(n) for n in (1, 6, 8, 9)] == [8, 8, 8, 16]
+    assert [jit.capacity(n) for n in (1, 6, 16, 17)] == [16, 16, 16, 32]
     assert jit.capacity(5, 4) == 8
     rec = jit.record(np.dtype([('count', np.int64), ('factor', np.float64),
                                ('x', np.float64, (jit.capacity(3),))]))

@@ -27,7 +27,8 @@ A state record is a one-element structured array; the loop code indexes its
 fields by name (``r['x'][i, j]``, ``r['count'] = r['count'] + 1``), which works
 both compiled and in Python, where the owners' attributes are views of the
 same memory. Sizes are padded to a capacity (:func:`capacity`) so that one
-compiled function serves every robot up to eight joints.
+compiled function serves every robot up to sixteen joints (numba compiles
+once per record type; the compilation is cached on disk).
 
 :func:`call_kernel` calls a dynamics kernel: in compiled code through the
 address of its C function (an integer of a ``numpy.intp`` array), in Python
@@ -50,7 +51,7 @@ except ImportError:  # pragma: no cover - depends on the installation
 AVAILABLE = numba is not None
 
 #: Joints (and channels) are padded to a multiple of this.
-BLOCK = 8
+BLOCK = 16
 
 
 def capacity(size, block=BLOCK):

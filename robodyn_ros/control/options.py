@@ -83,7 +83,7 @@ CATALOGUE = {o.name: o for o in (
            low=0.0),
     Option('ki', 'doubles', 'Integral gains per joint (unset: 0; PID: the triple pole)',
            low=0.0),
-    Option('integral_band', 'doubles', 'PID: integrate only while small <= |e| <= large, '
+    Option('integral_band', 'doubles', 'PID: integrate only while small <= abs(e) <= large, '
            '[small, large] [rad]' + _UNSET, low=0.0),
     Option('lam', 'doubles', 'Sliding-surface slope per joint (unset: omega) [1/s]', low=0.0),
     Option('gain', 'doubles', 'Sliding-mode switching gain per joint (unset: omega^2) '

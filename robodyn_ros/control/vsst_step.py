@@ -54,7 +54,7 @@ def tuner_dtype(n, size, p):
         ``residual`` and set-point ``w`` (n,), and work space.
 
     """
-    nn, ss, pp = capacity(n), capacity(size, 16), capacity(p)
+    nn, ss, pp = capacity(n), capacity(size, 16), capacity(p, 8)
     f8 = np.float64
     return np.dtype([
         ('n', np.int64), ('size', np.int64), ('p', np.int64), ('ng', np.int64),
