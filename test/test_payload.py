@@ -107,3 +107,12 @@ def test_estimator_state_is_one_record():
     assert est.filter.started and est.state[0]['filter']['started'] and est.samples == 2
     est.restart_filters()
     assert not est.filter.started and est.samples == 0 and est.mass == 1.7
+
+
+def test_wrong_lengths_are_refused():
+    """Samples of the wrong length never reach the loop code."""
+    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0).estimator
+    with pytest.raises(InputError, match='q'):
+        est.update(np.zeros(2), np.zeros(3))
+    with pytest.raises(InputError, match='tau_applied'):
+        est.update(np.zeros(3), np.zeros(4))

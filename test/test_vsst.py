@@ -99,6 +99,8 @@ def test_configuration_errors_and_the_controller():
         VariableStructureSelfTuner(1, H, u_max=-20.0)
     with pytest.raises(InputError):
         VariableStructureSelfTuner(1, H, setpoint='velocity')
+    with pytest.raises(InputError, match='y'):
+        VariableStructureSelfTuner(2, H).update(np.zeros(3), np.zeros(2))
     model = load_robot('ma3000')
     ctl = SelfTuningRelay(model, H, 2.0, joints=[0])
     tau, _ = ctl.step(0.0, np.zeros(3), np.zeros(3), JointReference.hold([0.1, 0.1, 0.1]))

@@ -367,6 +367,9 @@ class Controller(ABC):
         if tau is None:
             return BAD_TORQUE
         tau = np.ascontiguousarray(tau, dtype=float)
+        if tau.shape != (self.n,):
+            raise ValueError(f'{type(self).__name__}._compute gave a torque of shape '
+                             f'{tau.shape}, not ({self.n},)')
         code = saturate_entry(tau, self.torque_limit, out.tau, out.saturated, self.n)
         if code != BAD_TORQUE:
             self._applied(out.tau, out.saturated)

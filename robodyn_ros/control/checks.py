@@ -139,3 +139,39 @@ def checked_vector(value, n):
     if arr.shape != (n,) or not finite(arr):
         return None
     return arr
+
+
+def as_vector(value, n, name):
+    """
+    Give an argument as a C-contiguous float (n,) array, or raise.
+
+    Parameters
+    ----------
+    value : array_like
+        The argument (a conforming array is returned itself).
+    n : int
+        Expected length.
+    name : str
+        Argument name for the message.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n,) float64, C-contiguous (values not checked: NaN passes).
+
+    Raises
+    ------
+    InputError
+        If it does not convert to n floats.
+
+    """
+    if type(value) is np.ndarray and value.dtype == np.float64 and value.flags.c_contiguous \
+            and value.shape == (n,):
+        return value
+    try:
+        arr = np.ascontiguousarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(name, f'expected {n} numbers, got {value!r}') from None
+    if arr.shape != (n,):
+        raise InputError(name, f'expected {n} values, got shape {arr.shape}')
+    return arr

@@ -41,7 +41,7 @@ import numpy as np
 
 from . import ct_step as step
 from .base import Controller
-from .checks import per_joint
+from .checks import as_vector, per_joint
 from .gains import ct_gains
 from .jit import AVAILABLE, record
 from .payload import estimator_dtype
@@ -244,7 +244,10 @@ class ComputedTorque(Controller):
             ``w`` (a copy); the error is kept for the anti-windup.
 
         """
-        self._command(self._law, q, qd, ref.q, ref.qd, ref.qdd)
+        n = self.n
+        self._command(self._law, as_vector(q, n, 'q'), as_vector(qd, n, 'qd'),
+                      as_vector(ref.q, n, 'ref.q'), as_vector(ref.qd, n, 'ref.qd'),
+                      as_vector(ref.qdd, n, 'ref.qdd'))
         return self._law[0]['work'][step.W][:self.n].copy()
 
     def _applied(self, tau, saturated):

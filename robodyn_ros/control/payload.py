@@ -46,6 +46,7 @@ import functools
 
 import numpy as np
 
+from .checks import as_vector
 from .filters import filter_advance, filter_dtype, filter_output, filter_start
 from .filters import SEED003_REALTIME, StateVariableFilter
 from .jit import capacity, compiled, jitable, record
@@ -356,6 +357,7 @@ class PayloadEstimator:
             Estimate [kg].
 
         """
-        self._sample(self.state, self.kernels.handles, np.ascontiguousarray(q, dtype=float),
-                     np.ascontiguousarray(tau_applied, dtype=float))
+        n = self.payload.model.n
+        self._sample(self.state, self.kernels.handles, as_vector(q, n, 'q'),
+                     as_vector(tau_applied, n, 'tau_applied'))
         return self.mass

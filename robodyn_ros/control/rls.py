@@ -247,9 +247,11 @@ class RecursiveLeastSquares:
         if x.ndim == 1:
             x = x[None, :]
             y = y.reshape(1)
+        if x.shape[0] != y.size:
+            raise InputError('y', f'{x.shape[0]} equations but {y.size} measurements')
         if self.theta.size == 1:
             _scalar_update(self.state, np.ascontiguousarray(x[:, 0]),
-                           np.ascontiguousarray(y), y.size)
+                           np.ascontiguousarray(y.reshape(-1)), y.size)
             return self.theta
         if not (np.isfinite(x).all() and np.isfinite(y).all()):
             return self.theta

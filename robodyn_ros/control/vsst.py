@@ -57,7 +57,7 @@ numba, see :mod:`.jit`); the design (emulator, filter bank) is
 import numpy as np
 
 from .base import Controller
-from .checks import per_joint
+from .checks import as_vector, per_joint
 from .jit import compiled, jitable, record
 from .vsst_bank import emulator_design, filter_bank
 from .vsst_step import tuner_dtype, tuner_setpoint, tuner_step
@@ -256,8 +256,8 @@ class VariableStructureSelfTuner:
 
         """
         w = np.empty(self.n)
-        ref = [np.ascontiguousarray(v, dtype=float) for v in (q_ref, qd_ref, qdd_ref)]
-        self._setpoint(self.state, *ref, w)
+        named = ((q_ref, 'q_ref'), (qd_ref, 'qd_ref'), (qdd_ref, 'qdd_ref'))
+        self._setpoint(self.state, *(as_vector(v, self.n, k) for v, k in named), w)
         return w
 
     def update(self, y, w):
@@ -277,8 +277,7 @@ class VariableStructureSelfTuner:
             Outputs ``u`` (n,) in ``[u_min, u_max]`` (tuner units).
 
         """
-        self._step(self.state, np.ascontiguousarray(y, dtype=float),
-                   np.ascontiguousarray(w, dtype=float))
+        self._step(self.state, as_vector(y, self.n, 'y'), as_vector(w, self.n, 'w'))
         return self._u.copy()
 
 
