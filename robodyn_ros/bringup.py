@@ -22,8 +22,6 @@ check that both sides agree, that every executable is a console script of
 choices below.
 """
 
-import math
-
 #: Executables the launch files start: console-script name -> what it is.
 NODE_EXECUTABLES = {
     'hardware_interface': 'lifecycle node that drives the motor driver board over serial '
@@ -78,30 +76,3 @@ HARDWARE_JOINT_COMMANDS = 'hardware/joint_commands'
 
 #: Default control-loop rate of the launch files [Hz].
 DEFAULT_RATE = 1000
-
-
-def home_configuration(model):
-    """
-    Return the configuration a bring-up starts from: zero, clamped into the joint limits.
-
-    Parameters
-    ----------
-    model : RobotModel
-        The robot.
-
-    Returns
-    -------
-    tuple of float
-        One position per joint [rad or m].
-
-    """
-    home = []
-    for joint in model.joints:
-        lower, upper = joint.limits.lower, joint.limits.upper
-        value = 0.0
-        if math.isfinite(lower) and value < lower:
-            value = lower
-        if math.isfinite(upper) and value > upper:
-            value = upper
-        home.append(float(value))
-    return tuple(home)

@@ -66,27 +66,6 @@ class ModelError(RobodynError, ValueError):
         parts.append(self.reason)
         return ': '.join(parts)
 
-    def with_source(self, source):
-        """
-        Return a copy of this error that names ``source`` as its origin.
-
-        Parameters
-        ----------
-        source : str
-            File or origin of the description.
-
-        Returns
-        -------
-        ModelError
-            Same type and fields, with ``source`` set.
-
-        """
-        if self.source:
-            return self
-        err = type(self).__new__(type(self))
-        ModelError.__init__(err, self.reason, source, self.element, self.field, self.value)
-        return err
-
 
 class DescriptionParseError(ModelError):
     """The URDF, xacro, YAML or DH text could not be parsed."""

@@ -212,20 +212,3 @@ class PinocchioBridge:
         fid = self.pin_model.getFrameId(frame)
         jac = pin.computeFrameJacobian(self.pin_model, self.pin_data, self.q(q), fid, ref)
         return self.from_columns(jac)
-
-    def has_frame(self, frame):
-        """
-        Tell whether Pinocchio knows a frame of that name.
-
-        Parameters
-        ----------
-        frame : str
-            Frame name.
-
-        Returns
-        -------
-        bool
-            True if it exists.
-
-        """
-        return bool(self.pin_model.existFrame(frame))

@@ -58,12 +58,13 @@ def main(argv=None):
     from robodyn_ros.control.base import JointReference
     from robodyn_ros.control.factory import make_controller
     from robodyn_ros.model import load_robot
-    from robodyn_ros.sim.references import rest_to_rest
+    from robodyn_ros.planning.point_to_point import point_to_point
 
     model = load_robot(args.robot)
     h = 1e-3
-    q0 = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
-    traj = rest_to_rest(q0, q0 + 0.5, args.steps * h, model.joint_names)
+    q0 = model.home_configuration()
+    traj = point_to_point(q0, q0 + 0.5, 'quintic', duration=args.steps * h,
+                          joint_names=model.joint_names)
     _, q, qd, qdd = traj.dense(h)
     rng = np.random.default_rng(0)
     meas = q + rng.normal(0, 1e-3, q.shape)

@@ -48,14 +48,12 @@ sys.path.insert(0, ROOT)
 
 
 def _trajectory(model, period):
-    from robodyn_ros.sim.references import concatenate, repeated, rest_to_rest
-    q0 = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
+    from robodyn_ros.planning.periodic import out_and_back, repeated
+    q0 = model.home_configuration()
     if model.name == 'puma560':
         q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.0, 0.0])
     amp = 0.5 * np.where(np.arange(model.n) % 2 == 0, 1.0, -1.0)
-    one = concatenate([rest_to_rest(q0, q0 + amp, 1.0, model.joint_names),
-                       rest_to_rest(q0 + amp, q0, 1.0, model.joint_names)])
-    return repeated(one, 60)
+    return repeated(out_and_back(q0, amp, 2.0, model.joint_names), 60)
 
 
 def main(argv=None):

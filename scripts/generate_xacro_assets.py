@@ -240,7 +240,6 @@ def ros2_control_xacro(name, model):
         The xacro file.
 
     """
-    from robodyn_ros.bringup import home_configuration
     lines = ['<?xml version="1.0"?>',
              f'<!-- {_generated(name)}',
              '     The <ros2_control> tag: one effort command interface per joint, limited',
@@ -256,7 +255,7 @@ def ros2_control_xacro(name, model):
              'ros_distro="${ros_distro}"',
              '          joint_commands_topic="${joint_commands_topic}" '
              'joint_states_topic="${joint_states_topic}"/>']
-    for joint, home in zip(model.joints, home_configuration(model)):
+    for joint, home in zip(model.joints, model.home_configuration()):
         effort = joint.limits.effort
         lines.append(f'      <joint name="{joint.name}">')
         lines.append('        <command_interface name="effort">')

@@ -18,8 +18,8 @@ import functools
 import os
 
 import numpy as np
+from robodyn_ros.friction.models import without_friction
 from robodyn_ros.model import RobotModel
-from robodyn_ros.sim.mismatch import without_friction
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 

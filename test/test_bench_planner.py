@@ -36,6 +36,21 @@ def test_quick_run(capsys):
     assert methods['trapezoid']['median_duration_s'] < methods['bang_bang']['median_duration_s']
     assert methods['trapezoid']['median_duration_s'] < methods['quintic']['median_duration_s']
     assert methods['ruckig_steep_jerk']['duration_ratio_to_ruckig'] <= 1.0
+    topp = res['toppra']
+    assert topp['paths'] == 3 == len(topp['rows']) and topp['grid'] == 400
+    for r in topp['rows']:
+        # Same path, grid and limits: the durations agree within 3 %; ours holds the limits.
+        assert abs(r['ours_s'] / r['toppra_s'] - 1.0) < 0.03
+        assert r['ours_worst_ratio'] <= 1.0 + 1e-6
+        assert r['friction_payload_worst_ratio'] <= 1.0 + 1e-6
+        assert r['ours_s'] < r['uniform_s'] and r['toppra_ms'] > 0.0 and r['ours_solve_ms'] > 0.0
+
+
+def test_bench_planner_subcommand(capsys):
+    """``robodyn bench planner`` runs the same benchmark (here without TOPP-RA)."""
+    assert main(['bench', 'planner', '--quick', '--no-toppra', '--json']) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert 'pipeline' in res and 'toppra' not in res
 
 
 def test_text_report(capsys):
@@ -43,3 +58,4 @@ def test_text_report(capsys):
     assert main(['bench-planner', '--quick']) == 0
     out = capsys.readouterr().out
     assert '6-joint, 5-waypoint plan' in out and 'Point-to-point on 4 random' in out
+    assert 'Time-optimal vs TOPP-RA on 3 random PUMA 560 paths' in out

@@ -14,50 +14,9 @@
 
 """The bring-up contract module (launch files and assets: test_launch_files, test_xacro_assets)."""
 
-import math
 import re
 
-import pytest
 from robodyn_ros import bringup
-from robodyn_ros.model import library, RobotModel
-
-_URDF = """<?xml version="1.0"?>
-<robot name="mixed">
-  <link name="base_link"/>
-  <link name="a"><inertial><mass value="1"/>
-    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="b"><inertial><mass value="1"/>
-    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="c"><inertial><mass value="1"/>
-    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <link name="d"><inertial><mass value="1"/>
-    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-  <joint name="spin" type="continuous"><parent link="base_link"/><child link="a"/>
-    <axis xyz="0 0 1"/></joint>
-  <joint name="slide" type="prismatic"><parent link="a"/><child link="b"/>
-    <axis xyz="0 0 1"/><limit lower="0.2" upper="0.5" effort="10" velocity="1"/></joint>
-  <joint name="below" type="revolute"><parent link="b"/><child link="c"/>
-    <axis xyz="0 1 0"/><limit lower="-1.0" upper="-0.5" effort="10" velocity="1"/></joint>
-  <joint name="around" type="revolute"><parent link="c"/><child link="d"/>
-    <axis xyz="0 1 0"/><limit lower="-1.0" upper="2.0" effort="10" velocity="1"/></joint>
-</robot>
-"""
-
-
-def test_home_configuration_clamps_zero_into_the_limits():
-    model = RobotModel.from_urdf(_URDF)
-    assert bringup.home_configuration(model) == (0.0, 0.2, -0.5, 0.0)
-
-
-@pytest.mark.parametrize('robot', library.names())
-def test_home_configuration_of_the_library_robots(robot):
-    model = library.load(robot)
-    home = bringup.home_configuration(model)
-    assert len(home) == model.n
-    for value, joint in zip(home, model.joints):
-        assert math.isfinite(value)
-        assert joint.limits.lower <= value <= joint.limits.upper
-        assert value == 0.0 or value in (joint.limits.lower, joint.limits.upper)
 
 
 def test_node_names_and_parameters_are_consistent():

@@ -20,10 +20,10 @@ import shutil
 import subprocess
 import sys
 
+from model_compare import model_differences
 import pytest
 
 from robodyn_ros.model import RobotModel
-from robodyn_ros.model.compare import model_differences
 
 
 def robodyn(*args):

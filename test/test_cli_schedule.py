@@ -30,8 +30,8 @@ def test_json_rows_beside_the_seed(capsys):
     assert res['graphs']['seed generic 6-link']['tasks'] == 231
     assert res['graphs']['seed Stanford (Table 4.7)']['tasks'] == 156
     for r in res['rows']:
-        assert r['thesis generic 6-link levels'] == ref.SEED004_GENERIC.get(r['p'])
-        assert r['thesis Stanford levels'] == ref.SEED004_STANFORD.get(r['p'])
+        assert r['thesis generic 6-link levels'] == ref.DHANARAJ_GENERIC_LENGTHS.get(r['p'])
+        assert r['thesis Stanford levels'] == ref.DHANARAJ_STANFORD_LENGTHS.get(r['p'])
         c = r['customized']
         assert abs(c['speedup'] - res['graphs']['customized']['tasks'] / c['levels']) < 1e-4
         assert abs(c['efficiency'] - c['speedup'] / r['p']) < 1e-4

@@ -48,9 +48,9 @@ class ScriptedLink:
                 self.seq += 1
         return True
 
-    def read(self, timeout):
+    def read_chunks(self, timeout):
         out, self.pending = self.pending, b''
-        return out
+        return [out] if out else []
 
 
 def test_messages_after_the_answer_are_kept():

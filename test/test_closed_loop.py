@@ -23,8 +23,9 @@ from robodyn_ros.control.gains import max_joint_inertia, triple_pole_pid
 from robodyn_ros.control.pid import PID
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
+from robodyn_ros.planning.multi_segment import three_five_three
+from robodyn_ros.planning.periodic import out_and_back
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import concatenate, rest_to_rest, three_five_three
 from robodyn_ros.sim.runner import simulate
 from robodyn_ros.sim.scenarios import KANADE_PAPER, kanade_period, mirab, run_scenario
 
@@ -47,7 +48,7 @@ def test_mirab_load_estimation_beats_ct_at_the_waist():
     truth = model.with_payload(2.0, frame=model.end_effector)
     h = 1.0 / 121.0
     start = np.radians([0.0, -90.0, 0.0])
-    ref = three_five_three(start, np.radians([0.0, 5.0, 25.0, 30.0]),
+    ref = three_five_three(start + np.radians([0.0, 5.0, 25.0, 30.0])[:, None],
                            np.array([2.0, 5.0, 2.0]) / 1.21, model.joint_names)
     runs = {}
     for label, ctl in (('CT', ComputedTorque(model, h, 1600.0, 80.0)),
@@ -62,8 +63,7 @@ def test_computed_torque_beats_triple_pole_pid_on_a_fast_motion():
     """Same pole magnitude, same plant: CT tracks a fast motion several times better."""
     model = two_link()
     q0 = np.array([0.0, -0.5])
-    ref = concatenate([rest_to_rest(q0, q0 + [1.5, 1.2], 0.6, model.joint_names),
-                       rest_to_rest(q0 + [1.5, 1.2], q0, 0.6, model.joint_names)])
+    ref = out_and_back(q0, [1.5, 1.2], 1.2, model.joint_names)
     gains = triple_pole_pid(max_joint_inertia(model), 20.0, [0.5, 0.0])
     errors = {}
     for label, ctl in (('pid', PID(model, 1e-3, gains.kp, gains.kd, gains.ki)),

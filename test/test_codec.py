@@ -154,7 +154,7 @@ def test_decoder_refuses_invalid_payloads(mid, payload, text):
 def test_plausible_length_matches_payload_sizes():
     """The parser's length rule accepts exactly the sizes the encoder produces."""
     for mid in m.MsgId:
-        base, per = codec._LAYOUT[mid]
+        base, per = m.message_type(mid).layout
         if per == 0:
             assert codec.plausible_length(mid, base)
             assert not codec.plausible_length(mid, base + 1)

@@ -12,35 +12,62 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Command buffer, joint-limit rule and the torque-to-current pipeline."""
+"""Command channel, joint-limit rule and the torque-to-current pipeline."""
 
 import math
 
 import numpy as np
 import pytest
 from robodyn_ros.hardware.board.messages import Identify
-from robodyn_ros.hardware.command import CommandBuffer, CurrentCommand, limit_torque
+from robodyn_ros.hardware.command import CommandChannel, CurrentCommand, limit_torque
 from robodyn_ros.hardware.scaling import axis_parameters, joint_scaling
 from robodyn_ros.model import load_robot
 
 
-def test_command_buffer_fresh_stale_invalid():
-    """A command is used while fresh; stale, NaN and wrong-length commands give none."""
-    buf = CommandBuffer(3)
-    assert buf.get(0.0, 0.1)[:2] == (None, 'none')
-    assert buf.put([1.0, 2.0, 3.0], 10.0)
-    torque, state, _ = buf.get(10.05, 0.1)
-    assert state == 'fresh' and torque.tolist() == [1.0, 2.0, 3.0]
-    assert buf.get(10.2, 0.1)[:2] == (None, 'stale')
-    assert not buf.put([1.0, math.nan, 3.0], 11.0)
-    torque, state, reason = buf.get(11.0, 0.1)
-    assert torque is None and state == 'invalid' and 'joint index 1' in reason
-    assert not buf.put([1.0, 2.0], 12.0)
-    assert 'has 2 efforts for 3 joints' in buf.get(12.0, 0.1)[2]
-    assert buf.put([0.0, 0.0, 0.0], 13.0) and buf.get(13.0, 0.1)[1] == 'fresh'
-    buf.clear()
-    assert buf.get(13.0, 0.1)[1] == 'none'
-    assert buf.received == 2 and buf.rejected == 2
+def test_rejected_commands_never_replace_the_last_valid_one():
+    """NaN, wrong length and over-limit efforts are counted and dropped; staleness runs on."""
+    chan = CommandChannel(3, effort_limits=[5.0, 5.0, 5.0])
+    assert chan.get(0.0, 0.1)[:2] == (None, 'none')
+    assert chan.put([1.0, 2.0, 3.0], 10.0)
+    for bad, why in (([1.0, math.nan, 3.0], 'not finite for joint index 1'),
+                     ([1.0, 2.0], 'has 2 efforts for 3 joints'),
+                     ([1.0, -5.5, 3.0], 'effort -5.5 exceeds the effort limit 5 of joint '
+                                        'index 1'),
+                     (['x', 1.0, 2.0], 'not numbers')):
+        assert not chan.put(bad, 10.05)
+        assert why in chan.last_problem
+        torque, state, _ = chan.get(10.05, 0.1)
+        assert state == 'fresh' and torque.tolist() == [1.0, 2.0, 3.0]
+    assert chan.get(10.11, 0.1)[:2] == (None, 'stale')   # from the last valid one
+    chan.reject('unreadable', 10.2)
+    assert chan.received == 1 and chan.rejected == 5
+
+
+def test_one_claim_at_a_time():
+    """A stream of three takes a free claim; others are refused until it is released."""
+    chan = CommandChannel(2, stream_length=3)
+    for k in range(2):
+        chan.put([0.1, 0.1], 1.0 + 0.01 * k, source='a', timeout=0.05)
+    assert chan.ready_source(1.02, 0.05) is None             # two are not a stream
+    chan.put([0.5, 0.5], 1.5, source='b', timeout=0.05)      # another source restarts it
+    for k in range(3):
+        chan.put([0.2, 0.2], 2.0 + 0.01 * k, source='a', timeout=0.05)
+    assert chan.ready_source(2.03, 0.05) == ('a',)
+    assert chan.ready_source(2.2, 0.05) is None              # the stream went quiet
+    chan.claim('a')
+    assert not chan.put([9.0, 9.0], 2.04, source='b') and chan.foreign == 1
+    assert chan.get(2.04, 0.05)[0].tolist() == [0.2, 0.2]
+    assert not chan.release('b', 2.05) and chan.claimed
+    assert chan.release('a', 2.05) and not chan.claimed
+    torque, state, reason = chan.get(2.05, 0.05)
+    assert torque is None and state == 'none' and 'released' in reason
+    chan.put([0.3, 0.3], 2.06, source=None, timeout=0.05)   # the anonymous local source
+    chan.put([0.3, 0.3], 2.07, source=None, timeout=0.05)
+    chan.put([0.3, 0.3], 2.08, source=None, timeout=0.05)
+    assert chan.ready_source(2.08, 0.05) == (None,)
+    chan.claim(None)
+    assert chan.claimed and chan.owner is None
+    assert not chan.put([0.3, 0.3], 2.09, source='a')
 
 
 def test_limit_rule_ramps_torque_into_the_limit_only():

@@ -22,8 +22,8 @@ from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.model_dynamics import ModelDynamics
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.errors import InputError
+from robodyn_ros.planning.point_to_point import point_to_point
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import rest_to_rest
 from robodyn_ros.sim.runner import simulate
 
 
@@ -51,7 +51,8 @@ def _critically_damped_error(period):
     model = two_link_frictionless()
     omega, e0 = 20.0, 0.03
     start = np.array([0.2, -0.3])
-    ref = rest_to_rest(start, start + [0.5, -0.4], 0.6, model.joint_names)
+    ref = point_to_point(start, start + [0.5, -0.4], 'quintic', duration=0.6,
+                         joint_names=model.joint_names)
     ct = ComputedTorque(model, period, omega=omega, torque_limit=np.inf)
     plant = Plant(model, q0=start - e0, dt=period / 2.0, friction=False)
     res = simulate(plant, ct, ref, 0.6)

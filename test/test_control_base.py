@@ -21,7 +21,7 @@ from robodyn_ros.control.base import (check_period, Controller, ControlStatus, J
                                       Mode, per_joint)
 from robodyn_ros.control.pid import PID
 from robodyn_ros.errors import InputError
-from robodyn_ros.sim.references import rest_to_rest
+from robodyn_ros.planning.point_to_point import point_to_point
 
 
 class _Constant(Controller):
@@ -137,7 +137,8 @@ def test_fault_and_status():
 def test_reference_from_trajectory_and_integral_restart():
     """A reference samples a trajectory; a PID integral restarts after a fault."""
     model = two_link()
-    traj = rest_to_rest([0.0, 0.0], [1.0, -1.0], 2.0, model.joint_names)
+    traj = point_to_point([0.0, 0.0], [1.0, -1.0], 'quintic', duration=2.0,
+                          joint_names=model.joint_names)
     ref = JointReference.from_trajectory(traj, 1.0)
     assert np.allclose(ref.q, [0.5, -0.5]) and ref.qd[0] > 0
     pid = PID(model, 0.01, 10.0, 1.0, 5.0)

@@ -17,7 +17,18 @@
 import itertools
 
 import numpy as np
-from robodyn_ros.hardware.board.crc import crc16, crc16_reference, crc8
+from robodyn_ros.hardware.board.crc import crc16, crc8, INITIAL, POLYNOMIAL
+
+
+def crc16_reference(data, value=INITIAL):
+    """Compute the CRC-16/CCITT-FALSE bit by bit, from its definition (slow)."""
+    crc = value
+    for byte in bytes(data):
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ POLYNOMIAL) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
 
 
 def test_catalogue_check_values():

@@ -28,7 +28,7 @@ from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.mbvsst import MBVSST
 from robodyn_ros.model import load_robot
-from robodyn_ros.sim.references import rest_to_rest
+from robodyn_ros.planning.point_to_point import point_to_point
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -36,7 +36,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _motion(model, steps, seed, h=1e-3):
     q0 = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
     amp = 0.6 * np.where(np.arange(model.n) % 2 == 0, 1.0, -1.0)
-    _, q, qd, qdd = rest_to_rest(q0, q0 + amp, steps * h, model.joint_names).dense(h)
+    traj = point_to_point(q0, q0 + amp, 'quintic', duration=steps * h,
+                          joint_names=model.joint_names)
+    _, q, qd, qdd = traj.dense(h)
     rng = np.random.default_rng(seed)
     # A tracking error that moves, so every term of the law and the estimator is excited.
     qm = q + 0.02 * np.sin(np.arange(len(q))[:, None] * 0.01 + np.arange(model.n)) \
@@ -158,7 +160,9 @@ def test_faults_saturation_and_recovery_as_the_reference(robot, cls):
     ref_ctl = reference_of(cls(model, 1e-3, **options))
     n = model.n
     q0 = np.clip(np.zeros(n), model.lower_limits, model.upper_limits)
-    _, q, qd, qdd = rest_to_rest(q0, q0 + 0.8, 1.2, model.joint_names).dense(1e-3)
+    traj = point_to_point(q0, q0 + 0.8, 'quintic', duration=1.2,
+                          joint_names=model.joint_names)
+    _, q, qd, qdd = traj.dense(1e-3)
     modes = []
     for k in range(len(q)):
         qk, qdk = q[k] - (0.08 if k < 250 else 0.0), qd[k].copy()   # a large error first

@@ -19,6 +19,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 from board_helpers import ACTUATORS, sim_board, wait_until
 from diagnostic_msgs.msg import DiagnosticArray
@@ -34,6 +36,7 @@ from robodyn_ros.nodes.hardware_interface_node import HardwareInterfaceNode
 from robodyn_ros.nodes.params import ParameterValidationError
 from ros_helpers import RosGraph
 from sensor_msgs.msg import JointState
+from std_srvs.srv import Trigger
 
 SUCCESS = TransitionCallbackReturn.SUCCESS
 FAILURE = TransitionCallbackReturn.FAILURE
@@ -52,8 +55,8 @@ def _params(board, **extra):
 class Client:
     """A test node: joint_states and diagnostics in, joint_commands out."""
 
-    def __init__(self, graph):
-        self.node = graph.add(Node('hw_test_client', context=graph.context))
+    def __init__(self, graph, name='hw_test_client'):
+        self.node = graph.add(Node(name, context=graph.context))
         self.states = []
         self.diagnostics = []
         self.node.create_subscription(JointState, 'joint_states', self.states.append, 10)
@@ -70,13 +73,32 @@ class Client:
                    for s in list(self.diagnostics))
 
 
+class Feeder:
+    """Publishes one command every 5 ms from a thread of its own, until stopped."""
+
+    def __init__(self, client, names, effort):
+        self.client, self.names, self.effort = client, names, effort
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stop.is_set():
+            self.client.command(self.names, self.effort)
+            time.sleep(0.005)
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+
+
 @pytest.mark.parametrize('transport', ['pty', 'udp'])
 def test_lifecycle_topics_and_safety(transport):
-    """Configure, activate, command by name, NaN or corrupt gives zero, deactivate, cleanup."""
+    """Armed with brakes, a stream claims, bad and foreign commands refused, hold, stop, reset."""
     with sim_board('--q0', '0', '-1.2', '0.3', transport=transport) as board, \
             RosGraph() as graph:
-        node = graph.add(HardwareInterfaceNode(context=graph.context,
-                                               parameter_overrides=_params(board)))
+        node = graph.add(HardwareInterfaceNode(context=graph.context, parameter_overrides=(
+            _params(board, hold_time=1.0))))
         client = Client(graph)
         assert node.trigger_configure() == SUCCESS
         assert wait_until(lambda: len(client.states) > 20, 10.0)
@@ -86,27 +108,72 @@ def test_lifecycle_topics_and_safety(transport):
         assert np.allclose(msg.position, truth, atol=1e-3)
         assert not board.status()['enabled']
         assert node.trigger_activate() == SUCCESS
-        assert wait_until(lambda: board.status()['enabled'], 10.0)
+        time.sleep(0.3)                            # armed: brakes on, no stream yet
+        assert not board.status()['enabled']
+        # Parameter sets are all or nothing; timeouts cannot be raised while active.
+        res = node.set_parameters_atomically([Parameter('hold_time', value=0.9),
+                                              Parameter('friction_scale', value=9.0)])
+        assert not res.successful and node._hw.settings.hold_time == 1.0
+        res = node.set_parameters_atomically([Parameter('hold_time', value=0.9),
+                                              Parameter('command_timeout', value=0.45)])
+        assert res.successful and node._hw.settings.hold_time == 0.9
+        res = node.set_parameters_atomically([Parameter('hold_time', value=0.8),
+                                              Parameter('command_timeout', value=0.5)])
+        assert not res.successful and 'command_timeout' in res.reason
+        assert node._hw.settings.hold_time == 0.9 and node._values['hold_time'] == 0.9
+        res = node.set_parameters([Parameter('hold_time', value=2.0)])[0]
+        assert not res.successful and 'cannot be raised while active' in res.reason
+        assert node._hw.settings.hold_time == 0.9 and node.get_parameter('hold_time').value == 0.9
         kt = node._hw.driver.axes.torque_per_amp
-        for _ in range(100):
-            if board.status()['command'][2] != 0.0:
-                break
-            client.command(['joint3', 'joint1', 'joint2'], [0.4, 0.0, 0.0])
-            wait_until(lambda: False, 0.02)
-        assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
-        client.command(['joint1', 'joint2', 'joint3'], [0.0, math.nan, 0.0])
-        assert wait_until(lambda: client.diagnosed('not finite', level=b'\x02'), 10.0)
-        assert wait_until(lambda: board.status()['command'] == [0.0, 0.0, 0.0], 5.0)
-        client.command(['joint1', 'joint9'], [0.0, 0.0])
-        assert wait_until(lambda: client.diagnosed('lacks joints'), 10.0)
-        # A corrupt serialized command (cut short) is refused and named, never applied.
-        good = serialize_message(JointState(name=['joint1', 'joint2', 'joint3'],
-                                            effort=[0.3, 0.3, 0.3]))
-        for _ in range(20):
-            client.pub.publish(good[:len(good) - 12])
-            wait_until(lambda: False, 0.01)
-        assert wait_until(lambda: client.diagnosed('unreadable message'), 10.0)
-        assert board.status()['command'] == [0.0, 0.0, 0.0]
+        feeder = Feeder(client, ['joint3', 'joint1', 'joint2'], [0.4, 0.0, 0.0])
+        try:
+            assert wait_until(lambda: board.status()['enabled'], 10.0)
+            assert wait_until(lambda: board.status()['command'][2] == pytest.approx(
+                0.4 / kt[2], rel=1e-3), 10.0)
+            # Invalid commands (from the same publisher) are refused and named; the valid
+            # stream is applied throughout.
+            good = serialize_message(JointState(name=['joint1', 'joint2', 'joint3'],
+                                                effort=[0.3, 0.3, 0.3]))
+            bad = [(lambda: client.command(['joint1', 'joint2', 'joint3'], [0.0, math.nan, 0.0]),
+                    'not finite'),
+                   (lambda: client.command(['joint1', 'joint9'], [0.0, 0.0]),
+                    'lacks joints joint2, joint3'),
+                   (lambda: client.command(['joint1', 'joint2', 'joint3', 'joint9'], [0.0] * 4),
+                    'unknown joints joint9'),
+                   (lambda: client.command(['joint1', 'joint1', 'joint3'], [0.0, 0.0, 0.0]),
+                    'duplicate joint name'),
+                   (lambda: client.command(['joint1', 'joint2', 'joint3'], [1e30, 0.0, 0.0]),
+                    'exceeds the effort limit'),
+                   (lambda: client.pub.publish(good[:len(good) - 12]), 'unreadable message')]
+            for send, text in bad:
+                rejected = node._hw.commands.rejected
+                send()
+                assert wait_until(lambda: node._hw.commands.rejected > rejected, 10.0), text
+                assert wait_until(lambda: client.diagnosed(text, level=b'\x02'), 10.0), text
+                assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
+            assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
+            # A second publisher is refused and does not displace the first.
+            rogue = Client(graph, name='hw_test_rogue')
+            for _ in range(50):
+                rogue.command(['joint1', 'joint2', 'joint3'], [0.0, 0.0, -0.4])
+                time.sleep(0.005)
+            assert wait_until(lambda: client.diagnosed('second source', level=b'\x02'), 10.0)
+            assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
+            assert node._hw.commands.foreign >= 50
+            assert 'hw_test_client' in node._hw.commands.owner
+        finally:
+            feeder.close()
+        # The stream stops: hold (outputs on), then brakes and outputs off after hold_time.
+        history = node._hw.reaction.history
+        assert wait_until(lambda: node._hw.drive_state.value == 'holding', 5.0), history
+        assert board.status()['enabled']
+        assert wait_until(lambda: node._hw.drive_state.value == 'stopped', 5.0), history
+        assert wait_until(lambda: not board.status()['enabled'], 5.0)
+        reset = client.node.create_client(Trigger, 'hardware_interface/reset_fault')
+        assert reset.wait_for_service(timeout_sec=10.0)
+        future = reset.call_async(Trigger.Request())
+        assert wait_until(future.done, 10.0) and future.result().success
+        assert 'armed' in future.result().message and node._hw.drive_state.value == 'armed'
         assert node.trigger_deactivate() == SUCCESS
         assert not board.status()['enabled']
         assert node.trigger_cleanup() == SUCCESS
@@ -207,7 +274,11 @@ def test_node_process_over_lifecycle_services():
                 assert transition(Transition.TRANSITION_CONFIGURE)
                 assert wait_until(lambda: len(client.states) > 10, 10.0)
                 assert transition(Transition.TRANSITION_ACTIVATE)
-                assert wait_until(lambda: board.status()['enabled'], 10.0)
+                feeder = Feeder(client, ['joint1', 'joint2', 'joint3'], [0.0, 0.0, 0.0])
+                try:
+                    assert wait_until(lambda: board.status()['enabled'], 10.0)
+                finally:
+                    feeder.close()
                 future = get.call_async(GetState.Request())
                 assert wait_until(future.done, 10.0)
                 assert future.result().current_state.label == 'active'

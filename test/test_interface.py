@@ -20,6 +20,7 @@ closed-loop effect of friction compensation on low-speed tracking.
 """
 
 import math
+import threading
 import time
 
 from board_helpers import ACTUATORS, sim_board, TRUTH, wait_until
@@ -45,27 +46,52 @@ def _interface(board, model=None, **settings):
     return hw, samples
 
 
-def test_stale_nan_and_joint_limit_commands_give_zero_torque():
-    """What reaches the board: the command, then zero when stale or NaN, cut at a limit."""
+def _stream(hw, tau, count=3, pause=0.005, source=None):
+    for _ in range(count):
+        hw.set_command(tau, source=source)
+        time.sleep(pause)
+
+
+def test_armed_then_running_then_hold_then_stopped():
+    """Brakes on until a stream; rejects keep the last command; stale holds, then brakes."""
     with sim_board('--q0', *map(str, Q0), '--lockstep', '--lockstep-timeout', '0.05') as board:
         hw, samples = _interface(board, command_timeout=0.2, friction_compensation=False,
-                                 limit_margin=0.1)
+                                 limit_margin=0.1, hold_time=0.6)
         hw.configure()
         try:
             hw.activate()
+            assert hw.drive_state.value == 'armed'
+            time.sleep(0.3)                     # armed: outputs off, brakes on
+            assert not board.status()['enabled'] and not samples[-1].enabled
             tau = np.array([0.5, 0.0, 0.0])
-            hw.set_command(tau)
+            _stream(hw, tau)
             kt = hw.driver.axes.torque_per_amp
             assert wait_until(lambda: board.status()['command'][0] == pytest.approx(
                 0.5 / kt[0], abs=1e-6), 5.0)
-            assert wait_until(lambda: board.status()['command'][0] == 0.0, 5.0)  # went stale
-            assert 'older than 0.2 s' in hw.health().message
-            hw.set_command(tau)
-            assert wait_until(lambda: board.status()['command'][0] != 0.0, 5.0)
-            assert not hw.set_command([math.nan, 0.0, 0.0])
-            assert wait_until(lambda: board.status()['command'][0] == 0.0, 5.0)
-            assert hw.health().level == 'error' and 'not finite' in hw.health().message
-            assert not hw.set_command([1.0, 2.0])
+            assert hw.drive_state.value == 'running' and board.status()['enabled']
+            # Invalid commands are refused and never replace the valid one.
+            for bad in ([math.nan, 0.0, 0.0], [1.0, 2.0], [1e30, 0.0, 0.0]):
+                assert not hw.set_command(bad)
+            assert hw.commands.rejected == 3 and 'exceeds the effort limit' in (
+                hw.commands.last_problem)
+            assert board.status()['command'][0] == pytest.approx(0.5 / kt[0], abs=1e-6)
+            # A second source is refused while the first holds the claim.
+            assert not hw.set_command([3.0, 0.0, 0.0], source='rogue')
+            assert hw.commands.foreign == 1
+            # The stream stops: the interface holds where the arm is, then brakes.
+            assert wait_until(lambda: hw.drive_state.value == 'holding', 5.0)
+            held = hw.hold.position.copy()
+            assert 'older than 0.2 s' in hw.reaction.cause and board.status()['enabled']
+            assert wait_until(lambda: hw.drive_state.value == 'stopped', 5.0)
+            assert wait_until(lambda: not board.status()['enabled'], 5.0)
+            assert np.max(np.abs(samples[-1].position - held)) < np.radians(0.5)
+            _stream(hw, tau)                    # no silent re-enable
+            time.sleep(0.3)
+            assert hw.drive_state.value == 'stopped' and not board.status()['enabled']
+            assert 'reset' in hw.health().message
+            assert hw.reset_fault() == 'reset from stopped; armed'
+            _stream(hw, tau)
+            assert wait_until(lambda: hw.drive_state.value == 'running', 5.0)
             upper = hw.model.upper_limits[0]
             while samples[-1].position[0] < upper - 0.05:  # push joint 1 towards its limit
                 hw.set_command([8.0, 0.0, 0.0])
@@ -75,6 +101,44 @@ def test_stale_nan_and_joint_limit_commands_give_zero_torque():
                               5.0)
             assert abs(hw.last_result.torque[0]) < 8.0 * 0.55
             assert samples[-1].position[0] <= upper + 1e-3
+        finally:
+            hw.outputs_off()
+            hw.cleanup()
+
+
+def test_release_holds_at_once_and_frees_the_claim():
+    """A release from the claim holder holds now; a new source then takes over."""
+    with sim_board('--q0', *map(str, Q0)) as board:
+        hw, samples = _interface(board, command_timeout=0.2, friction_compensation=False,
+                                 hold_time=5.0)
+        hw.configure()
+        try:
+            hw.activate()
+            g = hw.hold.kernels.gravity(np.array(Q0))
+            stop = threading.Event()
+
+            def feed(source):
+                while not stop.is_set():
+                    hw.set_command(g, source=source)
+                    time.sleep(0.005)
+
+            first = threading.Thread(target=feed, args=('a',), daemon=True)
+            first.start()
+            assert wait_until(lambda: hw.drive_state.value == 'running', 5.0)
+            assert hw.commands.owner == 'a'
+            assert not hw.release_command('b')           # not the holder
+            stop.set()
+            first.join()
+            assert hw.release_command('a')
+            assert wait_until(lambda: hw.drive_state.value == 'holding', 5.0)
+            assert 'released by its source' in hw.reaction.cause
+            stop.clear()
+            second = threading.Thread(target=feed, args=('b',), daemon=True)
+            second.start()
+            assert wait_until(lambda: hw.drive_state.value == 'running', 5.0)
+            assert hw.commands.owner == 'b'
+            stop.set()
+            second.join()
         finally:
             hw.outputs_off()
             hw.cleanup()
@@ -94,6 +158,7 @@ def test_configure_and_activate_failures():
         assert not wrong.driver.client.is_open
         hw, samples = _interface(board, auto_recover=False)
         hw.configure()
+        stop = threading.Event()
         try:
             assert wait_until(lambda: len(samples) > 10, 5.0)  # inactive: samples flow
             assert not samples[-1].enabled
@@ -104,16 +169,27 @@ def test_configure_and_activate_failures():
             assert hw.state == 'inactive' and not board.status()['enabled']
             board.clear('over_current')
             hw.activate()
-            hw.set_command([0.0, 0.0, 0.0])
+            g = hw.hold.kernels.gravity(np.array(Q0))
+            stop = threading.Event()
+
+            def feed():
+                while not stop.is_set():
+                    hw.set_command(g)
+                    time.sleep(0.005)
+
+            feeder = threading.Thread(target=feed, daemon=True)
+            feeder.start()
             assert wait_until(lambda: samples[-1].enabled and not samples[-1].faults, 5.0)
             board.inject('drop', direction='rx')
             assert wait_until(lambda: samples[-1].faults, 5.0)
+            assert wait_until(lambda: hw.drive_state.value == 'fault', 5.0)
             board.clear('drop')
-            time.sleep(1.0)  # auto_recover is off: it stays off
+            time.sleep(1.0)  # auto_recover is off: it stays off, the commands notwithstanding
             assert not samples[-1].enabled and 'auto_recover is off' in hw.health().message
             hw.deactivate()
             assert not board.status()['enabled']
         finally:
+            stop.set()
             hw.outputs_off()
             hw.cleanup()
         assert hw.state == 'unconfigured'
@@ -167,7 +243,7 @@ def test_friction_compensation_cuts_low_speed_tracking_error():
     with sim_board('--q0', *map(str, Q0), '--lockstep', '--lockstep-timeout', '0.05',
                    params=TRUTH) as board:
         hw, _ = _interface(board, model=truth, friction_compensation=False,
-                           command_timeout=1.0)
+                           command_timeout=0.5)
         tracker = Tracker(hw, truth)
         hw.on_sample = tracker
         hw.configure()
@@ -182,3 +258,42 @@ def test_friction_compensation_cuts_low_speed_tracking_error():
     print(f'RMS tracking error [rad] without {off}, with {on}, ratio {on / off}')
     assert np.all(on < 0.5 * off), (off, on)
     assert np.all(off > 0.005)  # friction matters at this speed and stiffness
+
+
+def test_auto_recover_holds_first_never_the_last_command():
+    """With auto_recover the cause gone gives the hold at the measured position first."""
+    with sim_board('--q0', *map(str, Q0)) as board:
+        hw, samples = _interface(board, command_timeout=0.2, friction_compensation=False,
+                                 auto_recover=True, recover_period=0.2, hold_time=5.0)
+        hw.configure()
+        stop = threading.Event()
+        try:
+            hw.activate()
+            g = hw.hold.kernels.gravity(np.array(Q0))
+            feeding = threading.Event()
+            feeding.set()
+
+            def feed():
+                while not stop.is_set():
+                    if feeding.is_set():
+                        hw.set_command(g)
+                    time.sleep(0.005)
+
+            threading.Thread(target=feed, daemon=True).start()
+            assert wait_until(lambda: hw.drive_state.value == 'running', 5.0)
+            feeding.clear()                        # the controller is gone too
+            board.inject('drop', direction='rx')
+            assert wait_until(lambda: hw.drive_state.value == 'fault', 5.0)
+            board.clear('drop')
+            assert wait_until(lambda: hw.drive_state.value == 'holding', 10.0)
+            steps = [(t.source.value, t.target.value, t.cause) for t in hw.reaction.history]
+            assert steps[-1][:2] == ('fault', 'holding') and 'auto_recover' in steps[-1][2]
+            held = hw.hold.position.copy()
+            assert np.max(np.abs(held - samples[-1].position)) < 1e-2
+            assert wait_until(lambda: board.status()['enabled'], 5.0)
+            feeding.set()                          # a stream again: running
+            assert wait_until(lambda: hw.drive_state.value == 'running', 5.0)
+        finally:
+            stop.set()
+            hw.outputs_off()
+            hw.cleanup()

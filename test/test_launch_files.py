@@ -33,10 +33,10 @@ import xml.etree.ElementTree as ElementTree
 
 import fake_launch
 from fake_launch import Context, LaunchError
+from model_compare import model_differences
 import pytest
 from robodyn_ros import bringup
 from robodyn_ros.model import library, RobotModel
-from robodyn_ros.model.compare import model_differences
 import xacro
 import yaml
 

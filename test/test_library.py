@@ -19,13 +19,13 @@ import importlib.util
 import math
 import os
 
+from model_compare import model_differences
 import numpy as np
 import pinocchio as pin
 import pytest
 
 from robodyn_ros.errors import InvalidInertiaError
 from robodyn_ros.model import Inertial, library, load_robot, RobotModel
-from robodyn_ros.model.compare import model_differences
 from robodyn_ros.model.dh import inertia_matrix
 from robodyn_ros.model.inertial import check_inertial
 from robodyn_ros.model.library import cmu_dd_arm2, ma3000, puma560, rx90, stanford

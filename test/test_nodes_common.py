@@ -26,7 +26,7 @@ from robodyn_ros.nodes.diagnostics import Diagnostics, ERROR
 from robodyn_ros.nodes.model_source import DESCRIPTION_QOS, load_model, model_parameters
 from robodyn_ros.nodes.params import declare, ParameterValidationError, ParamSpec
 from ros_helpers import RosGraph, wait_for
-from sensor_msgs.msg import JointState
+
 from std_msgs.msg import String
 
 SPECS = [
@@ -110,13 +110,8 @@ def test_diagnostics_published():
         assert last.level == ERROR and last.values[0].key == 'age_s'
 
 
-def test_joint_state_and_trajectory_conversions():
-    """Messages are reordered by joint name; missing joints and NaN are refused."""
-    msg = JointState(name=['b', 'a'], position=[2.0, 1.0], velocity=[0.2, 0.1])
-    q, qd, eff = conversions.joint_state_arrays(msg, ['a', 'b'])
-    assert q.tolist() == [1.0, 2.0] and qd.tolist() == [0.1, 0.2] and eff is None
-    with pytest.raises(ValueError, match='lacks joints c'):
-        conversions.joint_state_arrays(msg, ['a', 'c'])
+def test_trajectory_conversions():
+    """Trajectory messages are reordered by joint name; missing joints and NaN are refused."""
     times = np.array([0.0, 0.5, 1.25])
     q = np.arange(6.0).reshape(3, 2)
     traj = conversions.trajectory_msg(['a', 'b'], times, q, qd=q * 0.1)

@@ -23,10 +23,11 @@ from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.payload import PayloadEstimator, PayloadModel
 from robodyn_ros.dynamics import gravity_torques, inverse_dynamics
+from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
+from robodyn_ros.planning.periodic import square_wave
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import square_wave
 from robodyn_ros.sim.runner import simulate
 
 
@@ -45,6 +46,25 @@ def test_torque_is_linear_in_the_payload_mass():
             assert np.allclose(pm.gravity(q, mass), gravity_torques(truth, q), atol=1e-9)
     with pytest.raises(InputError):
         PayloadModel(model, com=(np.nan, 0.0, 0.0))
+
+
+def test_payload_model_is_one_kernel_call_per_quantity():
+    """The payload kernels of the frame, on either backend; friction sees no payload."""
+    model = load_robot('puma560')
+    rng = np.random.default_rng(6)
+    com = (0.01, -0.02, 0.08)
+    pms = {b: PayloadModel(model, 'link3', com, backend=b) for b in ('codegen', 'numpy')}
+    assert pms['codegen'].kernels is kernels(model, 'c', payload_frame='link3')
+    assert pms['numpy'].kernels.backend == 'numpy'
+    unit = model.with_payload(1.0, com, frame='link3')
+    for _ in range(3):
+        q, qd, qdd = model.random_configuration(rng), rng.normal(size=6), rng.normal(size=6)
+        ym = (inverse_dynamics(unit, q, qd, qdd, friction=False)
+              - inverse_dynamics(model, q, qd, qdd, friction=False))
+        for pm in pms.values():
+            assert np.allclose(pm.regressor(q, qd, qdd), ym, atol=1e-9)
+            assert np.allclose(pm.inverse_dynamics(q, qd, qdd, 2.5),
+                               inverse_dynamics(model, q, qd, qdd) + 2.5 * ym, atol=1e-9)
 
 
 def test_estimator_configuration_errors():

@@ -62,13 +62,15 @@ def test_time_scaling_and_reserve(puma):
     """Tighter effort limits slow the plan; the reserve is kept free."""
     model, lim, provider, pts = puma
     tight = lim.with_values(effort=lim.effort * 0.8)
-    planner = Planner(tight, PlannerConfig(effort_reserve=0.1), provider)
+    planner = Planner(tight, PlannerConfig(effort_reserve=0.1, time_parameterization='uniform'),
+                      provider)
     plan = planner.plan(pts[0], pts[1:])
     assert plan.scaling.factor > 1.0
     t = np.linspace(0.0, plan.duration, 4001)
     tau = provider(*plan.trajectory.sample(t))
     assert np.max(np.abs(tau) / (tight.effort * 0.9)) <= 1.0
-    off = Planner(tight, PlannerConfig(time_scaling=False), provider).plan(pts[0], pts[1:])
+    off = Planner(tight, PlannerConfig(time_scaling=False, time_parameterization='uniform'),
+                  provider).plan(pts[0], pts[1:])
     assert off.scaling is None and off.duration < plan.duration
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
-from robodyn_ros.parallel.schedule import alap_levels, list_schedule, Schedule, schedule_table
+from robodyn_ros.parallel.schedule import alap_levels, list_schedule, Schedule
 from robodyn_ros.parallel.taskgraph import build_graph, generic_graph, table_graph, task_graph
 from robodyn_ros.reproductions import parallel_figures as ref
 
@@ -28,8 +28,8 @@ from robodyn_ros.reproductions import parallel_figures as ref
 def test_generic_six_links_lengths_match_the_thesis():
     """116/58/47/39/34/31/30/27 levels for p = 2, 4..9, 13; 77 at p = 3 (thesis: 78)."""
     g = generic_graph(6)
-    lengths = {s.processors: s.length for s in schedule_table(g, 13)}
-    for p, thesis in ref.SEED004_GENERIC.items():
+    lengths = {p: list_schedule(g, p).length for p in range(1, 14)}
+    for p, thesis in ref.DHANARAJ_GENERIC_LENGTHS.items():
         if p == 3:
             # The thesis's C.2 has 78 levels and a duplicated task; 77 = ceil(231/3) is optimal.
             assert lengths[p] == 77 == math.ceil(231 / 3)
@@ -43,7 +43,7 @@ def test_generic_six_links_lengths_match_the_thesis():
 def test_stanford_table_4_7_never_longer_than_the_thesis():
     """On the Table 4.7 set: equal to Appendix C for p = 3, 4, 5, 7, shorter elsewhere."""
     g = table_graph(ref.TABLE_4_7_PARENTS, ref.TABLE_4_7_PRISMATIC, ref.TABLE_4_7, 'T4.7')
-    for p, thesis in ref.SEED004_STANFORD.items():
+    for p, thesis in ref.DHANARAJ_STANFORD_LENGTHS.items():
         s = list_schedule(g, p)
         s.check()
         assert s.length <= thesis, p
@@ -76,7 +76,8 @@ def test_robot_schedules_are_valid(robot):
     """Generic and customized graphs of every test robot schedule validly on 1..13."""
     for customized in (False, True):
         g = task_graph(load_robot(robot), customized)
-        for s in schedule_table(g, 13):
+        for p in range(1, 14):
+            s = list_schedule(g, p)
             s.check()
             assert s.length >= g.depth
 
@@ -115,7 +116,7 @@ def test_rows_and_modelled_time():
     rows = s.rows()
     labels = [x for row in rows for x in row if x != '-']
     assert sorted(labels) == sorted(t.label for t in s.graph.tasks)
-    assert math.isclose(s.modelled_time(ref.SEED004_LEVEL_TIME), s.length * 0.135e-3,
+    assert math.isclose(s.modelled_time(ref.DHANARAJ_LEVEL_TIME), s.length * 0.135e-3,
                         rel_tol=1e-3)
     assert s.flops == 3 * s.length
 

@@ -21,9 +21,9 @@ from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.self_tuning import parameter_box, SelfTuningComputedTorque
 from robodyn_ros.errors import InputError
+from robodyn_ros.planning.periodic import out_and_back, repeated
 from robodyn_ros.sim.mismatch import perturbed_inertials
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import concatenate, repeated, rest_to_rest
 from robodyn_ros.sim.runner import simulate
 
 CYCLE = 1.5
@@ -32,9 +32,7 @@ CYCLE = 1.5
 def _motion(model, cycles):
     q0 = np.array([0.1, -0.4])
     amp = np.array([0.8, -0.9])
-    one = concatenate([rest_to_rest(q0, q0 + amp, CYCLE / 2, model.joint_names),
-                       rest_to_rest(q0 + amp, q0, CYCLE / 2, model.joint_names)])
-    return repeated(one, cycles), q0
+    return repeated(out_and_back(q0, amp, CYCLE, model.joint_names), cycles), q0
 
 
 def _worst_rms(res, k):

@@ -85,6 +85,10 @@ def test_control_channel_round_trip():
         seen.append(req)
         if req.get('cmd') == 'boom':
             raise ValueError('no such command')
+        if req.get('cmd') == 'crash':
+            raise RuntimeError('a bug in a handler')
+        if req.get('cmd') == 'nan':
+            return {'ok': True, 'value': float('nan')}      # a reply JSON cannot carry
         return {'ok': True, 'echo': req}
 
     chan = ControlChannel(0, handler)
@@ -101,14 +105,25 @@ def test_control_channel_round_trip():
     try:
         assert control_request(chan.port, {'cmd': 'status'}) == {'ok': True,
                                                                  'echo': {'cmd': 'status'}}
-        assert control_request(chan.port, {'cmd': 'boom'}) == {'ok': False,
-                                                               'error': 'no such command'}
+        assert control_request(chan.port, {'cmd': 'boom'}) == {
+            'ok': False, 'error': 'ValueError: no such command'}
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
             sock.settimeout(2.0)
-            sock.sendto(b'not json', ('127.0.0.1', chan.port))
-            assert json.loads(sock.recvfrom(4096)[0])['ok'] is False
-            sock.sendto(b'[1, 2]', ('127.0.0.1', chan.port))
-            assert 'JSON object' in json.loads(sock.recvfrom(4096)[0])['error']
+            for data, reason in ((b'not json', 'JSONDecodeError'),
+                                 (b'[1, 2]', 'JSON object'),
+                                 (b'{"axis": 1e400}', 'out of range'),
+                                 (b'{"cmd": "crash"}', 'RuntimeError: a bug'),
+                                 (b'{"axis": NaN}', 'NaN is not a number'),
+                                 (b'[' * 60000, 'exceeds 8192'),
+                                 (b'[' * 1000 + b']' * 1000, 'nested deeper than 8'),
+                                 (b'{"a": ' * 20 + b'1' + b'}' * 20, 'nested deeper'),
+                                 (b'\xff\xfe', 'UnicodeDecodeError'),
+                                 (b'{"cmd": "nan"}', 'unanswerable reply')):
+                sock.sendto(data, ('127.0.0.1', chan.port))
+                reply = json.loads(sock.recvfrom(4096)[0])
+                assert reply['ok'] is False and reason in reply['error'], (data[:40], reply)
+            # and it still answers
+            assert control_request(chan.port, {'cmd': 'status'})['ok']
     finally:
         stop.set()
         thread.join(2.0)

@@ -21,16 +21,15 @@ from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.sliding_mode import saturation, SlidingMode, switching_gain
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.errors import InputError
+from robodyn_ros.planning.periodic import out_and_back
 from robodyn_ros.sim.mismatch import perturbed_inertials
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import concatenate, rest_to_rest
 from robodyn_ros.sim.runner import simulate
 
 
 def _reference(model):
     q0 = np.array([0.2, -0.3])
-    return concatenate([rest_to_rest(q0, q0 + [0.6, -0.5], 0.5, model.joint_names),
-                        rest_to_rest(q0 + [0.6, -0.5], q0, 0.5, model.joint_names)]), q0
+    return out_and_back(q0, [0.6, -0.5], 1.0, model.joint_names), q0
 
 
 def test_switching_function_and_laws():

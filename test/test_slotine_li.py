@@ -20,9 +20,9 @@ import pytest
 from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.slotine_li import SlotineLi
 from robodyn_ros.errors import InputError
+from robodyn_ros.planning.periodic import out_and_back, repeated
 from robodyn_ros.sim.mismatch import perturbed_inertials
 from robodyn_ros.sim.plant import Plant
-from robodyn_ros.sim.references import concatenate, repeated, rest_to_rest
 from robodyn_ros.sim.runner import simulate
 
 
@@ -62,8 +62,7 @@ def test_tracking_error_falls_cycle_after_cycle():
     q0 = np.array([0.1, -0.4])
     amp = np.array([0.8, -0.9])
     cycle = 1.5
-    ref = repeated(concatenate([rest_to_rest(q0, q0 + amp, cycle / 2, truth.joint_names),
-                                rest_to_rest(q0 + amp, q0, cycle / 2, truth.joint_names)]), 3)
+    ref = repeated(out_and_back(q0, amp, cycle, truth.joint_names), 3)
     h = 5e-3
     kd = 20.0 * np.array([0.3, 0.1])
     sl = SlotineLi(wrong, h, 10.0, kd, gamma=5.0)

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 from robodyn_ros.control import jit
 from robodyn_ros.control.model_dynamics import ModelDynamics
-from robodyn_ros.control.step_dynamics import model_torque, payload_regressor, StepKernels
+from robodyn_ros.control.step_dynamics import (model_torque, payload_regressor, payload_vector,
+                                               StepKernels)
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.model import load_robot
@@ -44,19 +45,19 @@ def test_kernel_addresses_are_the_entry_points(robot):
         assert np.array_equal(out, expected), name
 
 
-def _both(base, unit):
+def _both(dyn, k):
     """Give the compiled (addresses) and Python (callables) handles of the same kernels."""
-    fast = StepKernels(base, unit)
-    slow = StepKernels(base, unit, compiled=False)
+    fast = StepKernels(dyn, k)
+    slow = StepKernels(dyn, k, compiled=False)
     assert fast.compiled == jit.AVAILABLE and not slow.compiled
     assert isinstance(slow.handles, tuple) and all(callable(f) for f in slow.handles)
     return fast, slow
 
 
-_torque = jit.compiled(jit.jitable(lambda k, q, qd, qdd, m, out, work: model_torque(
-    k, q, qd, qdd, m, out, work)))
-_regressor = jit.compiled(jit.jitable(lambda k, q, qd, qdd, out, work: payload_regressor(
-    k, q, qd, qdd, out, work)))
+_torque = jit.compiled(jit.jitable(lambda k, p, q, qd, qdd, m, out: model_torque(
+    k, p, q, qd, qdd, m, out)))
+_regressor = jit.compiled(jit.jitable(lambda k, p, q, qd, qdd, out: payload_regressor(
+    k, p, q, qd, qdd, out)))
 
 
 @pytest.mark.parametrize('robot, frame, com', [('puma560', None, (0.0, 0.0, 0.1)),
@@ -65,10 +66,9 @@ _regressor = jit.compiled(jit.jitable(lambda k, q, qd, qdd, out, work: payload_r
 def test_payload_torque_equals_the_model_with_the_payload(robot, frame, com):
     """tau_0 + m y_m (compiled, Python) is the RNE of the model carrying m kg, base friction."""
     model = load_robot(robot)
-    base = ModelDynamics(model)
     frame = frame or model.end_effector
-    unit = ModelDynamics(model.with_payload(1.0, com, frame=frame), base.backend)
-    fast, slow = _both(base, unit)
+    fast, slow = _both(ModelDynamics(model), kernels(model, payload_frame=frame))
+    payload = payload_vector(com)
     rng = np.random.default_rng(1)
     for mass in (0.0, 0.8, 3.5):
         truth_model = model.with_payload(mass, com, frame=frame) if mass else model
@@ -82,9 +82,9 @@ def test_payload_torque_equals_the_model_with_the_payload(robot, frame, com):
                     - inverse_dynamics(model, q, qd, qdd, friction=False))
         for handles, torque, regressor in ((fast.handles, _torque, _regressor),
                                            (slow.handles, model_torque, payload_regressor)):
-            out, ym, work = np.empty(model.n), np.empty(model.n), np.empty((2, model.n))
-            torque(handles, q, qd, qdd, mass, out, work)
-            regressor(handles, q, qd, qdd, ym, work[0])
+            out, ym = np.empty(model.n), np.empty(model.n)
+            torque(handles, payload, q, qd, qdd, mass, out)
+            regressor(handles, payload, q, qd, qdd, ym)
             assert np.allclose(out, truth, rtol=1e-9, atol=1e-9)
             assert np.allclose(ym, ym_truth, rtol=1e-9, atol=1e-9)
 
@@ -92,10 +92,10 @@ def test_payload_torque_equals_the_model_with_the_payload(robot, frame, com):
 def test_numpy_backend_has_callables_only():
     """Without C kernels the handles are callables and nothing runs compiled."""
     model = load_robot('ma3000')
-    base = ModelDynamics(model, 'numpy')
-    handles = StepKernels(base, None)
-    assert not handles.compiled and handles.handles[0] is None
+    handles = StepKernels(ModelDynamics(model, 'numpy'), kernels(model, 'numpy'))
+    assert not handles.compiled
     out = np.empty(model.n)
     q = np.array([0.1, -0.4, 0.3])
-    model_torque(handles.handles, q, 0 * q, 0 * q, 0.0, out, np.empty((2, model.n)))
-    assert np.allclose(out, inverse_dynamics(model, q, 0 * q, 0 * q))
+    model_torque(handles.handles, payload_vector((0.0, 0.0, 0.1)), q, 0 * q, 0 * q, 1.5, out)
+    truth = model.with_payload(1.5, (0.0, 0.0, 0.1), frame=model.end_effector)
+    assert np.allclose(out, inverse_dynamics(truth, q, 0 * q, 0 * q))

@@ -19,8 +19,8 @@ import pytest
 from robodyn_ros.control.base import Mode
 from robodyn_ros.control.task_space import TaskReference, TaskSpaceComputedTorque
 from robodyn_ros.errors import InputError
+from robodyn_ros.friction.models import without_friction
 from robodyn_ros.model import load_robot
-from robodyn_ros.sim.mismatch import without_friction
 from robodyn_ros.sim.plant import Plant
 from robodyn_ros.sim.runner import simulate
 

@@ -41,9 +41,9 @@ def test_generic_counts_and_critical_path(n):
 def test_generic_six_links_matches_table_4_3():
     """231 subtasks, 27 layers, 13 concurrent subtasks in layers 5, 7 and 9 (Table 4.3)."""
     g = generic_graph(6)
-    assert (g.size, g.depth, g.width) == (ref.SEED004_GENERIC_SHAPE['tasks'],
-                                          ref.SEED004_GENERIC_SHAPE['layers'],
-                                          ref.SEED004_GENERIC_SHAPE['width'])
+    assert (g.size, g.depth, g.width) == (ref.DHANARAJ_GENERIC_SHAPE['tasks'],
+                                          ref.DHANARAJ_GENERIC_SHAPE['layers'],
+                                          ref.DHANARAJ_GENERIC_SHAPE['width'])
     layers = thesis_layers(g)
     counts = collections.Counter(layers)
     assert sorted(k for k, v in counts.items() if v == 13) == [5, 7, 9]
@@ -139,10 +139,10 @@ def test_customized_position_vector_zeros_follow_table_4_5():
 def test_stanford_table_4_7_graph():
     """The transcribed Table 4.7 set: 156 subtasks, concurrency 9 as the thesis says."""
     g = table_graph(ref.TABLE_4_7_PARENTS, ref.TABLE_4_7_PRISMATIC, ref.TABLE_4_7, 'Table 4.7')
-    assert g.size == ref.SEED004_STANFORD_SHAPE['tasks'] == 156
-    assert g.width == ref.SEED004_STANFORD_SHAPE['width']
+    assert g.size == ref.DHANARAJ_STANFORD_SHAPE['tasks'] == 156
+    assert g.width == ref.DHANARAJ_STANFORD_SHAPE['width']
     # Our contraction gives a critical path of 25 layers; the thesis kept its 27-layer grid.
-    assert g.depth <= ref.SEED004_STANFORD_SHAPE['layers']
+    assert g.depth <= ref.DHANARAJ_STANFORD_SHAPE['layers']
     with pytest.raises(InputError):
         table_graph(ref.TABLE_4_7_PARENTS, ref.TABLE_4_7_PRISMATIC, ['999'], 'bad')
 
@@ -171,7 +171,7 @@ def test_bad_structure_is_refused():
 
 def test_flops_per_level_cost_model_of_table_4_8():
     """Table 4.8's 'present work' times are levels x 0.135 ms (a model, not a measurement)."""
-    for p, ms in ref.SEED004_STANFORD_MS.items():
-        assert math.isclose(ref.SEED004_STANFORD[p] * ref.SEED004_LEVEL_TIME * 1e3, ms,
+    for p, ms in ref.DHANARAJ_STANFORD_MS.items():
+        assert math.isclose(ref.DHANARAJ_STANFORD_LENGTHS[p] * ref.DHANARAJ_LEVEL_TIME * 1e3, ms,
                             abs_tol=0.011)
-    assert np.isclose(ref.SEED004_LEVEL_TIME, 0.135e-3, rtol=1e-3)
+    assert np.isclose(ref.DHANARAJ_LEVEL_TIME, 0.135e-3, rtol=1e-3)

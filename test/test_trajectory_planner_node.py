@@ -118,7 +118,33 @@ def test_goal_in_plan_out():
         assert msg.header.stamp.sec > 0
         assert wait_for(lambda: user.status_contains('goal accepted'), 5.0)
         keys = {kv.key for kv in user.last_status().values}
-        assert {'torque_ratio_before', 'torque_ratio_after', 'duration_s'} <= keys
+        assert {'torque_ratio_after', 'duration_s', 'time_parameterization'} <= keys
+
+
+def test_time_parameterization_parameter():
+    """The optimal timing gives a shorter plan than the uniform one, within every limit."""
+    start = np.array([0.1, -0.3, 0.4, 0.0, 0.2, -0.1])
+    goals = [np.array([0.6, -0.7, 0.9, 0.5, 0.6, 0.3]), np.array([0.9, -0.2, 0.3, -0.4, 0.1, 0.5])]
+    durations = {}
+    model = load_robot('puma560')
+    for mode in ('uniform', 'optimal'):
+        with RosGraph() as graph:
+            node = _node(graph, time_parameterization=mode, use_dynamics_service=False)
+            user = User(graph)
+            user.connect()
+            user.publish_state(start)
+            assert wait_for(lambda: user.diags, 5.0)
+            time.sleep(0.2)
+            user.send(goals)
+            assert wait_for(lambda: user.plans, 20.0)
+            out = trajectory_arrays(user.plans[-1], NAMES)
+            durations[mode] = out['times'][-1]
+            assert np.allclose(out['positions'][-1], goals[-1], atol=1e-9)
+            assert np.all(np.abs(out['velocities']) <= model.velocity_limits * (1 + 1e-6))
+            assert np.all(np.abs(out['effort']) <= model.effort_limits * (1 + 1e-6))
+            assert not node.set_parameters([Parameter('time_parameterization', value='fast')])[
+                0].successful
+    assert durations['optimal'] < durations['uniform']
 
 
 def test_bad_goals_are_rejected_and_the_plan_stays():

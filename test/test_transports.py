@@ -20,7 +20,7 @@ import time
 import pytest
 from robodyn_ros.hardware.board.transports import open_transport, SerialTransport, UdpTransport
 from robodyn_ros.hardware.errors import TransportError
-from robodyn_ros.sim.board.endpoints import PtyEndpoint, UdpEndpoint
+from robodyn_ros.sim.board.endpoints import PortInUse, PtyEndpoint, UdpEndpoint
 
 
 def _read_all(read, size, timeout=2.0):
@@ -92,23 +92,48 @@ def test_serial_errors_are_clear(tmp_path):
     missing.close()
 
 
-def test_udp_round_trip_and_peer_tracking():
-    """Datagrams pass both ways on 127.0.0.1; the board answers the last host heard."""
+def test_udp_round_trip_keeps_datagrams_and_senders():
+    """Datagrams pass both ways on 127.0.0.1, one by one, each with its sender."""
     board = UdpEndpoint('127.0.0.1', 0)
     board.connect()
     host = UdpTransport('127.0.0.1', board.port)
     try:
         host.connect()
-        assert not board.write(b'nobody yet')
-        host.write(b'hello')
-        assert _read_all(board.read, 5) == b'hello'
-        assert board.peer is not None
-        assert board.write(b'world')
-        assert _read_all(lambda: host.read(0.1), 5) == b'world'
-        assert host.read(0.01) == b''
+        assert not board.write(b'nobody yet')   # no peer chosen
+        host.write(b'hel')
+        host.write(b'lo')
+        got = []
+        for _ in range(50):
+            got += board.read_chunks()
+            if len(got) == 2:
+                break
+            time.sleep(0.01)
+        assert [d for d, _ in got] == [b'hel', b'lo'] and got[0][1] == got[1][1]
+        assert board.peer is None                # the endpoint does not choose by itself
+        board.peer = got[0][1]
+        assert board.write(b'wor') and board.write(b'ld')
+        chunks = []
+        for _ in range(50):
+            chunks += host.read_chunks(0.05)
+            if len(chunks) == 2:
+                break
+        assert chunks == [b'wor', b'ld'] and host.read_chunks(0.01) == []
     finally:
         host.close()
         board.close()
+
+
+def test_a_second_board_on_a_busy_port_is_refused():
+    """The board's UDP port is exclusive: a second bind fails with a clear error."""
+    first = UdpEndpoint('127.0.0.1', 0)
+    first.connect()
+    try:
+        second = UdpEndpoint('127.0.0.1', first.port)
+        with pytest.raises(PortInUse, match=f'UDP port {first.port} on 127.0.0.1 is in use'):
+            second.connect()
+        assert not second.is_open
+    finally:
+        first.close()
 
 
 def test_udp_unreachable_board_is_a_transport_error():

@@ -16,10 +16,10 @@
 
 import os
 
+from model_compare import model_differences
 import numpy as np
 import pytest
 from robodyn_ros.model import RobotModel
-from robodyn_ros.model.compare import model_differences
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
 from urdf_parser_py import urdf as urdf_mod
 

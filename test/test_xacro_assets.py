@@ -30,12 +30,12 @@ import os
 import xml.etree.ElementTree as ElementTree
 
 import fake_launch
+from model_compare import model_differences
 import numpy as np
 import pinocchio as pin
 import pytest
 from robodyn_ros import bringup
 from robodyn_ros.model import library, RobotModel
-from robodyn_ros.model.compare import model_differences
 from robodyn_ros.model.transforms import rpy_to_matrix
 from urdf_parser_py import urdf as urdf_model
 import xacro

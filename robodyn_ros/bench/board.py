@@ -214,68 +214,14 @@ def _link_benchmarks(args, tmp):
 
 def _node_cycle(args, tmp):
     """Run the node as its own process on a pty board; read its statistics."""
-    from ..ros_env import apply_ros_env_defaults
-    apply_ros_env_defaults()
-    import rclpy
-    from diagnostic_msgs.msg import DiagnosticArray
-    from lifecycle_msgs.msg import Transition
-    from lifecycle_msgs.srv import ChangeState
-    from rclpy.executors import SingleThreadedExecutor
-    from rclpy.node import Node
-    from rclpy.qos import qos_profile_sensor_data
-    from sensor_msgs.msg import JointState
+    from ..nodes.bench_peers import hardware_interface_cycle
     board = _Board(args.robot, 'pty', tmp)
-    name = f'bench_hw_{os.getpid()}'
-    proc = subprocess.Popen([sys.executable, '-m', 'robodyn_ros.nodes.hardware_interface_node',
-                             '--ros-args', '-r', f'__node:={name}', '-p',
-                             f'robot:={args.robot}', '-p', f'device:={board.info["link"]}',
-                             '-p', 'command_timeout:=0.5', '-p', 'diagnostics_period:=0.5'],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    context = rclpy.context.Context()
-    rclpy.init(context=context)
     try:
-        peer = Node('bench_board_peer', context=context)
-        executor = SingleThreadedExecutor(context=context)
-        executor.add_node(peer)
-        diag, states = [], []
-        peer.create_subscription(DiagnosticArray, 'diagnostics',
-                                 lambda m: diag.extend(m.status), 10)
-        peer.create_subscription(JointState, 'joint_states',
-                                 lambda m: states.append(time.monotonic()),
-                                 qos_profile_sensor_data)
-        pub = peer.create_publisher(JointState, 'joint_commands', 1)
-        change = peer.create_client(ChangeState, f'{name}/change_state')
-        if not change.wait_for_service(timeout_sec=30.0):
-            raise RuntimeError('hardware_interface process did not start')
-        for tid in (Transition.TRANSITION_CONFIGURE, Transition.TRANSITION_ACTIVATE):
-            future = change.call_async(ChangeState.Request(transition=Transition(id=tid)))
-            executor.spin_until_future_complete(future, timeout_sec=30.0)
-            if not (future.done() and future.result().success):
-                raise RuntimeError(f'hardware_interface transition {tid} failed')
-        n = board.info['axes']
-        start = time.monotonic()
-        diag.clear()
-        states.clear()
-        command = JointState(name=[f'joint{k + 1}' for k in range(n)], effort=[0.0] * n)
-        next_command = start
-        while time.monotonic() - start < args.seconds:
-            if time.monotonic() >= next_command:  # a controller at 100 Hz
-                pub.publish(command)
-                next_command += 0.01
-            executor.spin_once(timeout_sec=0.005)
-        mine = [d for d in diag if d.name.endswith(name)]
-        values = {kv.key: kv.value for kv in mine[-1].values} if mine else {}
-        rate = (len(states) - 1) / (states[-1] - states[0]) if len(states) > 1 else 0.0
-        return {'values': values, 'message': mine[-1].message if mine else '',
-                'joint_states_rate_hz': rate, 'board': board.status()['achieved_rate']}
+        result = hardware_interface_cycle(args.robot, board.info['link'], board.info['axes'],
+                                          args.seconds)
+        result['board'] = board.status()['achieved_rate']
+        return result
     finally:
-        proc.send_signal(2)
-        try:
-            proc.wait(10.0)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        rclpy.try_shutdown(context=context)
         board.close()
 
 
@@ -283,7 +229,7 @@ def _components(robot, repeat=2000):
     """CPU time of each step of one host cycle, in one thread, no I/O [ms]."""
     from ..control.filters import StateVariableFilter
     from ..hardware.board import codec
-    from ..hardware.command import CommandBuffer, CurrentCommand
+    from ..hardware.command import CommandChannel, CurrentCommand
     from ..hardware.board.framing import FrameParser
     from ..friction.compensation import FrictionCompensator
     from ..hardware.board.messages import Identify, StateReport
@@ -299,7 +245,7 @@ def _components(robot, repeat=2000):
     filt = StateVariableFilter.velocity_estimator(n)
     comp = FrictionCompensator(model)
     pipe = CurrentCommand(model, sc, sc.current_limit)
-    buf = CommandBuffer(n)
+    buf = CommandChannel(n)
     buf.put(np.zeros(n), time.monotonic())
     decoded = codec.decode_message(parser.feed(frame)[0])
     q = sc.position(decoded.counts)

@@ -271,7 +271,7 @@ def prediction_section(duration, repeat):
     from ..dynamics.codegen import kernels
     from ..parallel.linkframes import link_frames
     from ..parallel.predworkers import PredictionWorkers
-    from ..reproductions.parallel_figures import SEED000_SPEEDUP
+    from ..reproductions.parallel_figures import PER_LINK_MODELLED_SPEEDUP
     from ..reproductions.stanford_prediction import thesis_model, trajectory
     model = thesis_model()
     fr = link_frames(model, 'dh')
@@ -294,7 +294,8 @@ def prediction_section(duration, repeat):
                          2000)
     rows = [{'method': m, 'threads': 1 if m == 'exact' else n, 'per_sample': med[m],
              'measured_speedup': med['exact'] / med[m],
-             'modelled_speedup': SEED000_SPEEDUP[label](n)} for m, label in names.items()]
+             'modelled_speedup': PER_LINK_MODELLED_SPEEDUP[label](n)}
+            for m, label in names.items()]
     return {'samples': len(s.t), 'duration': duration, 'rows': rows,
             'c_kernel_per_sample': c_kernel}
 

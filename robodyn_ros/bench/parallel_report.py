@@ -14,7 +14,7 @@
 
 """Markdown tables of the ``robodyn bench parallel`` results."""
 
-from ..reproductions.parallel_figures import SEED003_TABLE_7_1
+from ..reproductions.parallel_figures import MIRAB_TABLE_7_1
 
 #: Goals of the issue: batch throughput >= 2x rneaInParallel, 1 -> 2 threads >= 1.8x.
 GOALS = {'throughput': 2.0, 'speedup': 1.8}
@@ -112,7 +112,7 @@ def _rows(res):
                      f"{_us(r['per_state'])} | {_us(r['serial_per_state'])} | "
                      f"{r['speedup']:.3f} | {r['efficiency']:.3f} | {busy}{more} | "
                      f"{r['modelled_speedup']:.2f} | {mbusy}{more} |")
-    t71 = SEED003_TABLE_7_1
+    t71 = MIRAB_TABLE_7_1
     lines += ['', 'Seed 003 Table 7.1 (MA3000 on T800 transputers, measured there): serial '
               f"{t71['serial']['time_ms']} ms; rows {t71['rows']['time_ms']} ms, speed-up "
               f"{t71['rows']['speedup']}, efficiency {t71['rows']['efficiency']}, activity "

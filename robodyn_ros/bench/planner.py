@@ -36,6 +36,8 @@ import time
 
 import numpy as np
 
+from ..bench.topp import bench_toppra, format_toppra
+
 #: Profiles compared with ruckig on point-to-point moves.
 P2P_KINDS = ('bang_bang', 'trapezoid', 'trapezoid_c2', 'cubic', 'quintic', 'spline')
 
@@ -50,15 +52,26 @@ def add_parser(sub):
         Sub-parsers of the ``robodyn`` command.
 
     """
-    p = sub.add_parser('bench-planner', help='benchmark the trajectory planner',
-                       description='Planning time of a 6-joint, 5-waypoint plan with '
-                                   'torque-limited time scaling, and our point-to-point '
-                                   'profiles beside ruckig on the same moves.')
+    add_options(sub.add_parser('bench-planner', help='benchmark the trajectory planner',
+                               description=DESCRIPTION))
+
+
+#: Description of the planner benchmark.
+DESCRIPTION = ('Planning time of a 6-joint, 5-waypoint plan with torque-limited time scaling, '
+               'our point-to-point profiles beside ruckig on the same moves, and the '
+               'time-optimal parameterization beside TOPP-RA.')
+
+
+def add_options(p):
+    """Add the planner benchmark's options to a parser."""
     p.add_argument('--repeat', type=int, default=15, help='interleaved repeats (default 15)')
     p.add_argument('--moves', type=int, default=20, help='random moves compared (default 20)')
     p.add_argument('--seed', type=int, default=0, help='random seed')
     p.add_argument('--quick', action='store_true', help='3 repeats, 4 moves (smoke run)')
     p.add_argument('--json', action='store_true', help='print JSON')
+    p.add_argument('--topp-paths', type=int, default=20,
+                   help='random paths of the comparison with TOPP-RA (toppra package)')
+    p.add_argument('--no-toppra', action='store_true', help='skip the TOPP-RA comparison')
     p.set_defaults(run=run)
 
 
@@ -93,8 +106,7 @@ class _TimedProvider:
 
 
 def _waypoints(model, rng, count, share=0.3):
-    lo, hi = model.lower_limits, model.upper_limits
-    mid = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
+    mid = model.home_configuration(1.0)
     return np.array([mid + share * (model.random_configuration(rng) - mid)
                      for _ in range(count)])
 
@@ -221,7 +233,7 @@ def bench_profiles(moves, repeat, seed):
     return out
 
 
-def run_benchmark(repeat=15, moves=20, seed=0):
+def run_benchmark(repeat=15, moves=20, seed=0, topp_paths=0):
     """
     Run both benchmarks.
 
@@ -233,17 +245,22 @@ def run_benchmark(repeat=15, moves=20, seed=0):
         Moves of the profile comparison.
     seed : int
         Random seed.
+    topp_paths : int
+        Paths of the comparison with TOPP-RA (0: skipped).
 
     Returns
     -------
     dict
-        ``pipeline`` rows and ``profiles`` comparison.
+        ``pipeline`` rows, ``profiles`` comparison and ``toppra`` section.
 
     """
     import os
-    return {'load_average': list(os.getloadavg()), 'repeat': repeat,
-            'pipeline': bench_pipeline(repeat, seed),
-            'profiles': bench_profiles(moves, repeat, seed)}
+    out = {'load_average': list(os.getloadavg()), 'repeat': repeat,
+           'pipeline': bench_pipeline(repeat, seed),
+           'profiles': bench_profiles(moves, repeat, seed)}
+    if topp_paths > 0:
+        out['toppra'] = bench_toppra(topp_paths, seed=seed)
+    return out
 
 
 def format_report(res):
@@ -281,6 +298,8 @@ def format_report(res):
     for name, r in prof['methods'].items():
         lines.append(f'{name:<20}{r["duration_ratio_to_ruckig"]:>18.3f}'
                      f'{r["median_duration_s"]:>14.3f}{r["planning_ms"]:>9.3f}')
+    if 'toppra' in res:
+        lines += format_toppra(res['toppra'])
     return '\n'.join(lines)
 
 
@@ -300,6 +319,7 @@ def run(args):
 
     """
     repeat, moves = (3, 4) if args.quick else (max(1, args.repeat), max(1, args.moves))
-    res = run_benchmark(repeat, moves, args.seed)
+    topp = 0 if args.no_toppra else (3 if args.quick else max(1, args.topp_paths))
+    res = run_benchmark(repeat, moves, args.seed, topp)
     print(json.dumps(res, indent=2) if args.json else format_report(res))
     return 0

@@ -44,6 +44,9 @@ def add_parser(sub):
     d.add_argument('--states', type=int, metavar='N',
                    help='batch size (default 100000, 20000 with --quick)')
     d.set_defaults(run=run)
+    from ..bench.planner import add_options, DESCRIPTION
+    add_options(benches.add_parser('planner', help='trajectory planner, time-optimal vs TOPP-RA',
+                                   description=DESCRIPTION))
     par = benches.add_parser('parallel', help='parallel-dynamics schemes, service round trips',
                              description='Batch partitioning vs rneaInParallel at 1 and 2 '
                                          'threads, round trips to the parallel_dynamics '

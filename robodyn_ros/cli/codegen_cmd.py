@@ -30,6 +30,10 @@ KERNELS = (
     ('gravity', 'gravity torques'),
     ('mass_matrix', 'mass matrix (CRBA) + armature'),
     ('forward_dynamics', 'forward dynamics (CRBA + LTDL solve)'),
+    ('inverse_dynamics_payload', 'inverse dynamics + point-mass payload'),
+    ('payload_torque', 'torque of a 1 kg point mass'),
+    ('gravity_payload', 'gravity torques + point-mass payload'),
+    ('friction', 'friction torques alone'),
 )
 
 
@@ -105,7 +109,7 @@ def _extra(counts):
 
 def _json_row(r):
     out = {k: r[k] for k in ('key', 'case', 'citation', 'note')}
-    out['seed'] = {'mul': r['seed'][0], 'add': r['seed'][1]}
+    out['seed'] = {'mul': r['published'][0], 'add': r['published'][1]}
     out['ours'] = r['counts']
     out['extra'] = r['extra']
     return out
@@ -162,8 +166,8 @@ def format_comparisons(rows):
              f"{'case':<42}{'seed':>10}{'ours':>10}  {'source':<54}note"]
     for r in rows:
         ours = '-' if r['ours'] is None else f"{r['ours'][0]}/{r['ours'][1]}"
-        seed = f"{r['seed'][0]}/{r['seed'][1]}"
-        lines.append(f"{r['case']:<42}{seed:>10}{ours:>10}  {r['citation']:<54}{r['note']}")
+        published = f"{r['published'][0]}/{r['published'][1]}"
+        lines.append(f"{r['case']:<42}{published:>10}{ours:>10}  {r['citation']:<54}{r['note']}")
         for label, c in (r['extra'] or {}).items():
             lines.append(f"{'  ' + label:<42}{'':>10}{c['mul']:>6}/{c['add']:<3}")
     return '\n'.join(lines)

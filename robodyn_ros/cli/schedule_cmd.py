@@ -92,12 +92,12 @@ def report(model, max_p):
         for key, graph in graphs.items():
             row[key] = _row(list_schedule(graph, p))
         row['customized']['modelled_ms'] = round(
-            row['customized']['levels'] * ref.SEED004_LEVEL_TIME * 1e3, 3)
-        row['thesis generic 6-link levels'] = ref.SEED004_GENERIC.get(p)
+            row['customized']['levels'] * ref.DHANARAJ_LEVEL_TIME * 1e3, 3)
+        row['thesis generic 6-link levels'] = ref.DHANARAJ_GENERIC_LENGTHS.get(p)
         row['digest generic 6-link levels'] = ref.DIGEST004_GENERIC.get(p)
-        row['thesis Stanford levels'] = ref.SEED004_STANFORD.get(p)
+        row['thesis Stanford levels'] = ref.DHANARAJ_STANFORD_LENGTHS.get(p)
         row['digest Stanford levels'] = ref.DIGEST004_STANFORD.get(p)
-        row['thesis Stanford ms (Table 4.8)'] = ref.SEED004_STANFORD_MS.get(p)
+        row['thesis Stanford ms (Table 4.8)'] = ref.DHANARAJ_STANFORD_MS.get(p)
         rows.append(row)
     notes = ['levels: schedule length in 3-flop subtask times (modelled, not measured)',
              'modelled_ms: levels x 0.135 ms, the thesis cost model of Table 4.8 (Intel 8086)',

@@ -99,7 +99,8 @@ class Controller(ABC):
                                       allow_inf=True)
         self.dynamics = dynamics if dynamics is not None else ModelDynamics(model)
         if hold_damping is None:
-            hold_damping = 20.0 * np.diag(self.dynamics.mass_matrix(_mid_configuration(model)))
+            hold_damping = 20.0 * np.diag(self.dynamics.mass_matrix(
+                model.home_configuration(outside='middle')))
         self.hold_damping = per_joint(hold_damping, self.n, 'hold_damping', low=0.0)
         self._out = StepOutput(self.n)
         self._state = MeasuredState()
@@ -423,12 +424,3 @@ class Controller(ABC):
 
     def __repr__(self):
         return f'{type(self).__name__}(robot={self.model.name!r}, period={self.period:g})'
-
-
-def _mid_configuration(model):
-    """Zero where it is inside the limits, else the middle of the range."""
-    lo, hi = model.lower_limits, model.upper_limits
-    q = np.zeros(model.n)
-    outside = (q < lo) | (q > hi)
-    q[outside] = 0.5 * (lo[outside] + hi[outside])
-    return q

@@ -45,7 +45,7 @@ from .vsst_step import tuner_setpoint, tuner_step
 FORM_CODES = {'tracking': 0, 'regulation': 1, 'predictive': 2}
 
 #: Rows of the law record's work array.
-W, PQ, PQD, MODEL, SETPOINT, ERROR = 0, 1, 2, 3, 5, 6
+W, SETPOINT, ERROR = 0, 1, 2
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,7 +74,7 @@ def law_dtype(n):
                      ('payload', np.bool_), ('tune', np.bool_), ('kp',) + vec, ('kd',) + vec,
                      ('ki',) + vec, ('integral',) + vec, ('band_low',) + vec,
                      ('band_high',) + vec, ('limit',) + vec, ('relay',) + vec,
-                     ('work', np.float64, (8, cap))], align=True)
+                     ('work', np.float64, (3, cap))], align=True)
 
 
 @jitable
@@ -129,9 +129,9 @@ def ct_step(g, est, tuner, kernels, q, qd, rq, rqd, rqdd, out):
     command_acceleration(g, q, qd, rq, rqd, rqdd, e, w)
     mass = est['rls']['theta'][0] if g['payload'] else 0.0
     if g['form'] == 2:   # predictive: the model on the desired state
-        model_torque(kernels, rq, rqd, w, mass, tau, work[MODEL:MODEL + 2])
+        model_torque(kernels, est['payload'], rq, rqd, w, mass, tau)
     else:
-        model_torque(kernels, q, qd, w, mass, tau, work[MODEL:MODEL + 2])
+        model_torque(kernels, est['payload'], q, qd, w, mass, tau)
     if g['tune']:
         setpoint = work[SETPOINT][:n]
         tuner_setpoint(tuner, rq, rqd, rqdd, setpoint)

@@ -24,10 +24,12 @@ linear in the inertial parameters, so the torque is exactly linear in ``m``
 
 ``tau_0`` is the inverse dynamics of the controller's model without the
 payload (friction included) and ``y_m`` the rigid-body torque of a unit
-payload, computed as the difference of two inverse-dynamics calls (models
-with and without 1 kg), so both come from the fastest kernels available.
-(Load-dependent friction, seed 004, is the one part that is not linear in
-the payload; it is evaluated without the payload.)
+point mass. Both come from the robot's payload-parametric kernels
+(:func:`robodyn_ros.dynamics.codegen.kernels` with the payload frame): one
+call each for ``tau_0 + m y_m`` (``inverse_dynamics_payload``), ``y_m``
+(``payload_torque``) and the gravity with the payload. (Load-dependent
+friction, seed 004, is the one part that is not linear in the payload; it is
+evaluated without the payload, so the model is exactly linear in ``m``.)
 
 The estimator (eqs. 4.10-4.15) runs recursive least squares with forgetting
 on ``psi = tau - tau_0 = y_m m`` with every signal passed through the same
@@ -52,7 +54,8 @@ from .filters import SEED003_REALTIME, StateVariableFilter
 from .jit import capacity, compiled, jitable, record
 from .model_dynamics import ModelDynamics
 from .rls import RecursiveLeastSquares, rls_dtype, rls_scalar_update
-from .step_dynamics import model_torque, payload_regressor, StepKernels
+from .step_dynamics import model_torque, payload_regressor, payload_vector, StepKernels
+from ..dynamics.codegen import kernels
 from ..errors import InputError
 
 #: Outcomes of :func:`estimator_sample`.
@@ -73,6 +76,16 @@ class PayloadModel:
         Payload centre of mass in that frame [m].
     backend : str
         Dynamics backend (see :class:`ModelDynamics`).
+    dynamics : ModelDynamics, optional
+        The model's dynamics, shared with the controller; its backend is
+        used for the payload kernels too.
+
+    Attributes
+    ----------
+    base : ModelDynamics
+        Dynamics without the payload.
+    kernels : Kernels or NumpyKernels
+        The model's kernels with the payload in ``frame``.
 
     """
 
@@ -83,8 +96,11 @@ class PayloadModel:
         if not np.all(np.isfinite(self.com)):
             raise InputError('com', 'must be finite')
         self.base = dynamics if dynamics is not None else ModelDynamics(model, backend)
-        self.unit = ModelDynamics(model.with_payload(1.0, self.com, frame=self.frame),
-                                  self.base.backend)
+        self.kernels = kernels(model, self.base.kernels.backend, payload_frame=self.frame)
+        self._payload = np.concatenate(([0.0], self.com))
+        self._idp = self.kernels.inverse_dynamics_payload
+        self._ym = self.kernels.payload_torque
+        self._gp = self.kernels.gravity_payload
 
     def regressor(self, q, qd, qdd):
         """
@@ -93,7 +109,7 @@ class PayloadModel:
         Parameters
         ----------
         q, qd, qdd : numpy.ndarray
-            State and acceleration, (n,).
+            State and acceleration, float64 (n,).
 
         Returns
         -------
@@ -101,8 +117,7 @@ class PayloadModel:
             ``y_m``.
 
         """
-        return (self.unit.inverse_dynamics_rigid(q, qd, qdd)
-                - self.base.inverse_dynamics_rigid(q, qd, qdd))
+        return self._ym(q, qd, qdd, self.com)
 
     def inverse_dynamics(self, q, qd, qdd, mass):
         """
@@ -111,7 +126,7 @@ class PayloadModel:
         Parameters
         ----------
         q, qd, qdd : numpy.ndarray
-            State and acceleration, (n,).
+            State and acceleration, float64 (n,).
         mass : float
             Payload [kg].
 
@@ -121,10 +136,9 @@ class PayloadModel:
             (n,) [N m or N].
 
         """
-        tau0 = self.base.inverse_dynamics(q, qd, qdd)
-        if mass == 0.0:
-            return tau0
-        return tau0 + mass * self.regressor(q, qd, qdd)
+        payload = self._payload
+        payload[0] = mass
+        return self._idp(q, qd, qdd, payload)
 
     def gravity(self, q, mass):
         """
@@ -133,18 +147,19 @@ class PayloadModel:
         Parameters
         ----------
         q : numpy.ndarray
-            Positions, (n,).
+            Positions, float64 (n,).
         mass : float
             Payload [kg].
 
         Returns
         -------
         numpy.ndarray
-            ``g_0(q) + mass (g_1(q) - g_0(q))``.
+            ``g_0(q) + mass y_m(q, 0, 0)``.
 
         """
-        g0 = self.base.gravity(q)
-        return g0 + mass * (self.unit.gravity(q) - g0)
+        payload = self._payload
+        payload[0] = mass
+        return self._gp(q, payload)
 
 
 @functools.lru_cache(maxsize=None)
@@ -163,7 +178,8 @@ def estimator_dtype(n, order):
     -------
     numpy.dtype
         Fields ``count`` (samples since the (re)start), ``settle`` (samples
-        without an update after it), ``min_excitation``, the estimating
+        without an update after it), ``min_excitation``, ``payload`` (``[m,
+        cx, cy, cz]`` of the kernel calls), the estimating
         ``joints`` (their number ``n_joints``), the filter input ``u``, work
         rows, and the nested ``filter`` (2n channels: positions, then
         torques) and ``rls`` (one parameter) records.
@@ -171,7 +187,8 @@ def estimator_dtype(n, order):
     """
     cap = capacity(n)
     return np.dtype([('count', np.int64), ('settle', np.int64), ('n_joints', np.int64),
-                     ('min_excitation', np.float64), ('joints', np.int64, (cap,)),
+                     ('min_excitation', np.float64), ('payload', np.float64, (4,)),
+                     ('joints', np.int64, (cap,)),
                      ('u', np.float64, (2 * cap,)), ('work', np.float64, (8, cap)),
                      ('filter', filter_dtype(order, 2 * n)), ('rls', rls_dtype(1))],
                     align=True)
@@ -211,7 +228,8 @@ def estimator_sample(e, kernels, q, tau):
         qdf[c] = filter_output(f, 1, c, q[c])
         qddf[c] = filter_output(f, 2, c, q[c])
     ym, full = work[3][:n], work[5][:n]
-    payload_regressor(kernels, qf, qdf, qddf, ym, work[4][:n])
+    payload = e['payload']
+    payload_regressor(kernels, payload, qf, qdf, qddf, ym)
     joints, m = e['joints'], e['n_joints']
     largest = 0.0
     for k in range(m):
@@ -221,7 +239,7 @@ def estimator_sample(e, kernels, q, tau):
         largest = max(largest, d)
     if not largest >= e['min_excitation']:
         return SKIPPED
-    model_torque(kernels, qf, qdf, qddf, 0.0, full, work[6:8])
+    model_torque(kernels, payload, qf, qdf, qddf, 0.0, full)
     x, psi = work[6], work[7]
     for k in range(m):
         j = joints[k]
@@ -312,7 +330,8 @@ class PayloadEstimator:
         if not settle >= 0.0:
             raise InputError('settle_time', f'must be >= 0 s, got {settle_time}')
         s['settle'] = int(round(settle / period))
-        self.kernels = StepKernels(payload.base, payload.unit, compiled)
+        s['payload'] = payload_vector(payload.com)
+        self.kernels = StepKernels(payload.base, payload.kernels, compiled)
         self._sample = _sample if self.kernels.compiled else _sample_call
 
     @property

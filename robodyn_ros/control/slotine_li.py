@@ -102,9 +102,8 @@ class SlotineLi(Controller):
         omega = opts.get('omega', cls.default_omega)
         kwargs['lam'] = opts.get('lam', omega)
         kd = opts.get('kd')
-        if kd is None:   # the diagonal inertia at zero (clipped to the limits)
-            mid = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
-            kd = 2.0 * omega * np.diag(mass_matrix(model, mid))
+        if kd is None:   # the diagonal inertia at the home configuration
+            kd = 2.0 * omega * np.diag(mass_matrix(model, model.home_configuration()))
         kwargs['kd'] = kd
         if 'gamma' in opts:
             kwargs['gamma'] = opts['gamma']

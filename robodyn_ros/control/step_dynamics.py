@@ -20,15 +20,13 @@ needs two quantities of the controller's model:
 
 * :func:`model_torque`: the inverse dynamics, friction included, of the
   model carrying a point-mass payload ``m``, ``tau_0 + m y_m`` (seed 003
-  eq. 4.1);
+  eq. 4.1; the friction is the model's without the payload);
 * :func:`payload_regressor`: ``y_m``, the rigid-body torque of a unit
   payload at its place.
 
-Both are computed here from three kernels of :class:`StepKernels`: the base
-model's inverse dynamics with and without friction and the rigid inverse
-dynamics of the model with a 1 kg payload (``y_m = unit_rigid -
-base_rigid``). Payload-parametric kernels would make each one call; only
-this module changes then.
+Each is one call of the robot's kernels (:class:`StepKernels`):
+``inverse_dynamics`` without a payload, ``inverse_dynamics_payload`` with
+``[m, cx, cy, cz]``, and ``payload_torque`` at ``[cx, cy, cz]``.
 """
 
 import numpy as np
@@ -36,11 +34,9 @@ import numpy as np
 from .jit import AVAILABLE, call_kernel, jitable
 
 #: Kernel indices of :class:`StepKernels`.
-UNIT_RIGID, BASE_RIGID, BASE_FULL = 0, 1, 2
+BASE_FULL, PAYLOAD_FULL, PAYLOAD_UNIT = 0, 1, 2
 
-_ENTRY_POINTS = ((UNIT_RIGID, 'unit', 'inverse_dynamics_rigid'),
-                 (BASE_RIGID, 'base', 'inverse_dynamics_rigid'),
-                 (BASE_FULL, 'base', 'inverse_dynamics'))
+_PAYLOAD_ENTRY_POINTS = ('inverse_dynamics_payload', 'payload_torque')
 
 
 def _writer(fn):
@@ -50,17 +46,35 @@ def _writer(fn):
     return call
 
 
+def payload_vector(com):
+    """
+    Give the payload argument of the step's kernel calls for a centre of mass.
+
+    Parameters
+    ----------
+    com : array_like
+        Payload centre of mass in the kernels' payload frame, (3,) [m].
+
+    Returns
+    -------
+    numpy.ndarray
+        ``[m, cx, cy, cz]`` (4,), ``m`` written by :func:`model_torque`.
+
+    """
+    return np.concatenate(([0.0], np.asarray(com, dtype=float).reshape(3)))
+
+
 class StepKernels:
     """
     The kernels of one controller model, as the loop-form step calls them.
 
     Parameters
     ----------
-    base : ModelDynamics
-        Dynamics of the controller's model.
-    unit : ModelDynamics, optional
-        Dynamics of that model with a 1 kg payload at its place (none
-        without a payload model: the payload terms are then never used).
+    dynamics : ModelDynamics
+        The controller model's dynamics (``tau_0``).
+    payload_kernels : Kernels or NumpyKernels, optional
+        Its payload-parametric kernels (:func:`robodyn_ros.dynamics.codegen.kernels`
+        with the payload frame); none: the payload terms are never used.
     compiled : bool
         Give the C functions' addresses for compiled code when numba and
         the C kernels are there.
@@ -70,61 +84,52 @@ class StepKernels:
     handles : numpy.ndarray or tuple
         What :func:`~robodyn_ros.control.jit.call_kernel` takes: the
         addresses (``numpy.intp``) when :attr:`compiled`, else callables
-        ``f(q, qd, qdd, out)``.
+        ``f(..., out)`` (``tau_0`` through ``dynamics.inverse_dynamics``).
     compiled : bool
         Whether the step can run compiled.
 
     """
 
-    def __init__(self, base, unit=None, compiled=True):
-        models = {'base': base, 'unit': unit}
-        self._keep = (base, unit)   # the addresses are valid while the kernels live
-        callables = [None] * len(_ENTRY_POINTS)
-        addresses = np.zeros(len(_ENTRY_POINTS), dtype=np.intp)
-        native = True
-        for index, which, name in _ENTRY_POINTS:
-            dyn = models[which]
-            if dyn is None:
-                continue
-            callables[index] = _writer(getattr(dyn, name))
-            kernels = dyn.kernels
-            if kernels is None or not hasattr(kernels, 'c_address'):
-                native = False
-            else:
-                addresses[index] = kernels.c_address(name)
+    def __init__(self, dynamics, payload_kernels=None, compiled=True):
+        base = dynamics.kernels
+        self._keep = (base, payload_kernels)   # the addresses are valid while these live
+        native = all(k is None or hasattr(k, 'c_address') for k in self._keep)
         self.compiled = bool(compiled and AVAILABLE and native)
-        self.handles = addresses if self.compiled else tuple(callables)
+        if self.compiled:
+            addresses = [base.c_address('inverse_dynamics')]
+            addresses += [0 if payload_kernels is None else payload_kernels.c_address(name)
+                          for name in _PAYLOAD_ENTRY_POINTS]
+            self.handles = np.array(addresses, dtype=np.intp)
+        else:
+            self.handles = (_writer(dynamics.inverse_dynamics),) + tuple(
+                None if payload_kernels is None else getattr(payload_kernels, name)
+                for name in _PAYLOAD_ENTRY_POINTS)
 
     def __repr__(self):
         return f'StepKernels(compiled={self.compiled})'
 
 
 @jitable
-def payload_regressor(kernels, q, qd, qdd, out, work):
+def payload_regressor(kernels, payload, q, qd, qdd, out):
     """
     Rigid-body torque of a unit payload, ``y_m`` (n,) [N m/kg], into ``out``.
 
-    ``q``, ``qd``, ``qdd``, ``out`` and ``work`` are (n,) float arrays
-    (``work`` is overwritten).
+    ``payload`` is ``[m, cx, cy, cz]`` (:func:`payload_vector`; ``m`` is
+    not used); ``q``, ``qd``, ``qdd`` and ``out`` are (n,) float arrays.
     """
-    call_kernel(kernels, UNIT_RIGID, (q, qd, qdd, out))
-    call_kernel(kernels, BASE_RIGID, (q, qd, qdd, work))
-    for j in range(q.shape[0]):
-        out[j] = out[j] - work[j]
+    call_kernel(kernels, PAYLOAD_UNIT, (q, qd, qdd, payload[1:4], out))
 
 
 @jitable
-def model_torque(kernels, q, qd, qdd, mass, out, work):
+def model_torque(kernels, payload, q, qd, qdd, mass, out):
     """
     Torque of the model carrying ``mass`` kg, ``tau_0 + mass y_m`` (n,), into ``out``.
 
-    ``work`` is (2, >= n) scratch; with ``mass == 0`` only ``tau_0`` is
-    computed (one kernel call).
+    One kernel call; ``payload[0]`` takes ``mass`` (``payload`` as
+    :func:`payload_vector`, not used when ``mass == 0``).
     """
-    n = q.shape[0]
-    call_kernel(kernels, BASE_FULL, (q, qd, qdd, out))
-    if mass != 0.0:
-        ym = work[0][:n]
-        payload_regressor(kernels, q, qd, qdd, ym, work[1][:n])
-        for j in range(n):
-            out[j] = out[j] + mass * ym[j]
+    if mass == 0.0:
+        call_kernel(kernels, BASE_FULL, (q, qd, qdd, out))
+    else:
+        payload[0] = mass
+        call_kernel(kernels, PAYLOAD_FULL, (q, qd, qdd, payload, out))

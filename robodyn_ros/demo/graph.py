@@ -99,7 +99,7 @@ def gravity_joints(model, share=0.3):
 
     """
     from ..dynamics import gravity_torques
-    q = np.clip(np.zeros(model.n), model.lower_limits, model.upper_limits)
+    q = model.home_configuration()
     sens = np.abs(gravity_torques(model.with_payload(1.0), q) - gravity_torques(model, q))
     if not sens.max() > 0.0:
         return [0]

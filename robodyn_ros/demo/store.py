@@ -220,8 +220,3 @@ class RunLog:
             return int(entry['values'][key]) if entry else 0
         except (KeyError, ValueError):
             return 0
-
-    def diagnostic_names(self):
-        """Return the names of every diagnostic status seen."""
-        with self._lock:
-            return sorted(self.diagnostics)

@@ -38,6 +38,8 @@ All torques are joint side [N m or N].
 
 import numpy as np
 
+from ..model.joint import Friction
+
 
 def smooth_sign(qd, eps):
     """
@@ -207,3 +209,50 @@ def load_friction(tab, tau_rigid, qd, force, moment):
         if t is not None:
             out[..., i] = transmission_input(t[0], t[1], t[2], t[3], out[..., i], s[..., i])
     return out
+
+
+def with_joint_friction(model, coulomb, viscous, smoothing_velocity=0.01):
+    """
+    Give every joint symmetric Coulomb and viscous friction.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    coulomb : array_like
+        Coulomb level per joint [N m].
+    viscous : array_like
+        Viscous coefficient per joint [N m s/rad].
+    smoothing_velocity : float
+        Width of the smooth sign [rad/s].
+
+    Returns
+    -------
+    RobotModel
+        The changed model (other friction terms removed).
+
+    """
+    c = np.broadcast_to(np.asarray(coulomb, dtype=float), (model.n,))
+    v = np.broadcast_to(np.asarray(viscous, dtype=float), (model.n,))
+    return model.replace_joints([
+        j.with_changes(friction=Friction(c[i], c[i], v[i], v[i],
+                                         smoothing_velocity=smoothing_velocity))
+        for i, j in enumerate(model.joints)])
+
+
+def without_friction(model):
+    """
+    Remove all joint friction.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+
+    Returns
+    -------
+    RobotModel
+        Same model, frictionless.
+
+    """
+    return model.replace_joints([j.with_changes(friction=Friction()) for j in model.joints])

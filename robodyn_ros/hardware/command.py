@@ -15,13 +15,14 @@
 """
 From the controller's joint torque to the board's currents, safely.
 
-:class:`CommandBuffer` holds the newest torque command with its arrival time
-(thread-safe: the ROS subscription writes, the I/O thread reads); a command
-that is missing, older than the timeout or contains NaN gives zero current.
+:class:`CommandChannel` holds the newest valid torque command of the one
+source that holds the claim, with its arrival time (thread-safe: the command
+source writes, the I/O thread reads); invalid commands are counted and
+dropped, never applied, and never replace the last valid one.
 :func:`limit_torque` removes the torque that pushes a joint further into its
 position limit. :class:`CurrentCommand` is the per-cycle pipeline::
 
-    tau = command (or 0) + friction compensation
+    tau = command (or the interface's hold) + friction compensation
     tau = joint-limit rule(tau, q)          (torque into a near limit ramps to 0)
     tau = clip(tau, -effort, effort)        (URDF effort limit)
     i   = clip(tau / (eta N Kt), -i_max, i_max)
@@ -34,71 +35,138 @@ import threading
 import numpy as np
 
 
-class CommandBuffer:
+class CommandChannel:
     """
-    Newest joint torque command, shared between threads.
+    The newest valid torque command of the one source that holds the claim.
+
+    Commands arrive from any thread with the identity of their source (a
+    publisher). Each is checked on arrival: a wrong length, a non-finite
+    value or an effort above the joint's limit is **rejected** (counted,
+    with the reason kept) and never replaces the last valid command, so the
+    staleness timeout still runs from that one. One source at a time holds
+    the claim (as ros2_control's exclusive claim of a command interface):
+    commands of any other source are refused and counted. A free claim is
+    taken by the interface (:meth:`claim`) once a source has sent
+    ``stream_length`` valid commands in a row, each within the timeout of
+    the one before (:meth:`ready_source`). The holder gives the claim up with
+    a release (:meth:`release`): its last command is dropped and the
+    interface holds.
 
     Parameters
     ----------
     n : int
         Number of joints.
+    effort_limits : array_like, optional
+        Largest accepted |effort| per joint [N m or N] (default none).
+    stream_length : int
+        Valid commands in a row that make a stream.
 
     """
 
     FRESH = 'fresh'
     NONE = 'none'
     STALE = 'stale'
-    INVALID = 'invalid'
 
-    def __init__(self, n):
+    def __init__(self, n, effort_limits=None, stream_length=3):
         self.n = int(n)
+        self.effort_limits = (np.full(self.n, np.inf) if effort_limits is None
+                              else np.asarray(effort_limits, dtype=float).reshape(self.n))
+        self.stream_length = int(stream_length)
         self._lock = threading.Lock()
-        self._torque = None
-        self._stamp = -math.inf
-        self._reason = ''
-        self._state = self.NONE
+        self.owner = None
+        self.claimed = False
         self.received = 0
         self.rejected = 0
+        self.foreign = 0
+        self.last_problem = ''
+        self.last_foreign = None
+        self.clear()
 
     def clear(self):
-        """Forget the command (after activation, a new one is required)."""
+        """Forget the command, the claim and any stream in progress."""
         with self._lock:
-            self._torque, self._stamp, self._state, self._reason = None, -math.inf, \
-                self.NONE, ''
+            self._torque, self._stamp = None, -math.inf
+            self.owner, self.claimed = None, False
+            self._streak_source, self._streak, self._streak_stamp = None, 0, -math.inf
+            self._released = False
 
-    def put(self, torque, stamp):
+    def check(self, torque):
         """
-        Store a new command; a wrong length or a non-finite value invalidates it.
+        Check a command's values.
 
         Parameters
         ----------
         torque : array_like
             Joint torques [N m or N], (n,).
+
+        Returns
+        -------
+        tuple
+            ``(array, '')`` when valid, ``(None, reason)`` otherwise.
+
+        """
+        try:
+            arr = np.asarray(torque, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            return None, 'joint_commands efforts are not numbers'
+        if arr.shape != (self.n,):
+            return None, f'joint_commands has {arr.size} efforts for {self.n} joints'
+        finite = np.isfinite(arr)
+        if not finite.all():
+            bad = ', '.join(str(i) for i in np.flatnonzero(~finite))
+            return None, f'joint_commands effort is not finite for joint index {bad}'
+        over = np.abs(arr) > self.effort_limits
+        if over.any():
+            j = int(np.argmax(over))
+            return None, (f'joint_commands effort {arr[j]:.6g} exceeds the effort limit '
+                          f'{self.effort_limits[j]:.6g} of joint index {j}')
+        return arr, ''
+
+    def put(self, torque, stamp, source=None, timeout=math.inf):
+        """
+        Offer a command.
+
+        Parameters
+        ----------
+        torque : array_like
+            Joint torques [N m or N], (n,), in model order.
         stamp : float
-            Arrival time (monotonic) [s].
+            Arrival time [s, monotonic].
+        source : hashable, optional
+            Identity of the sender (e.g. a publisher GID); None is one
+            anonymous local source.
+        timeout : float
+            Largest gap between the commands of a stream [s].
 
         Returns
         -------
         bool
-            Whether the command was accepted.
+            Whether it was accepted (valid, and from the claim holder or,
+            with a free claim, counted towards a stream).
 
         """
-        arr = np.asarray(torque, dtype=float).reshape(-1)
-        if arr.shape != (self.n,):
-            return self.reject(f'joint_commands has {arr.size} efforts for {self.n} joints',
-                               stamp)
-        if not np.all(np.isfinite(arr)):
-            bad = [i for i in range(self.n) if not math.isfinite(arr[i])]
-            return self.reject(f'joint_commands effort is not finite for joint index '
-                               f'{", ".join(map(str, bad))}', stamp)
+        arr, problem = self.check(torque)
+        if arr is None:
+            return self.reject(problem, stamp)
         with self._lock:
-            self._torque, self._stamp, self._state, self._reason = arr, stamp, self.FRESH, ''
+            if self.claimed and source != self.owner:
+                self.foreign += 1
+                self.last_foreign = source
+                return False
+            if not self.claimed:
+                if source == self._streak_source and stamp - self._streak_stamp <= timeout:
+                    self._streak += 1
+                else:
+                    self._streak_source, self._streak = source, 1
+                self._streak_stamp = stamp
+            self._torque, self._stamp = arr, stamp
+            self._released = False
             self.received += 1
         return True
 
     def reject(self, reason, stamp):
         """
-        Invalidate the command (zero current until a valid one arrives).
+        Count a command that cannot be used (the last valid one is kept).
 
         Parameters
         ----------
@@ -114,10 +182,76 @@ class CommandBuffer:
 
         """
         with self._lock:
-            self._torque, self._stamp, self._state, self._reason = None, stamp, \
-                self.INVALID, reason
             self.rejected += 1
+            self.last_problem = reason
         return False
+
+    def release(self, source, stamp):
+        """
+        End the claim holder's stream: drop its command and free the claim.
+
+        Parameters
+        ----------
+        source : hashable
+            Who releases.
+        stamp : float
+            Time [s].
+
+        Returns
+        -------
+        bool
+            True when ``source`` held the claim (a release from anyone else
+            is refused and counted as foreign).
+
+        """
+        with self._lock:
+            if not self.claimed or source != self.owner:
+                self.foreign += 1
+                self.last_foreign = source
+                return False
+            self._torque, self._stamp = None, stamp
+            self.owner, self.claimed = None, False
+            self._streak_source, self._streak = None, 0
+            self._released = True
+        return True
+
+    def ready_source(self, now, timeout):
+        """
+        Give the source whose stream can take a free claim now, if any.
+
+        Parameters
+        ----------
+        now : float
+            Time [s, monotonic].
+        timeout : float
+            Largest accepted age of its last command [s].
+
+        Returns
+        -------
+        tuple or None
+            ``(source,)`` (a one-element tuple, since the anonymous source
+            is None), or None.
+
+        """
+        with self._lock:
+            if (not self.claimed and self._streak >= self.stream_length
+                    and now - self._streak_stamp <= timeout):
+                return (self._streak_source,)
+        return None
+
+    def claim(self, source):
+        """
+        Give the claim to ``source`` (its last command becomes the command).
+
+        Parameters
+        ----------
+        source : hashable
+            The source of :meth:`ready_source`.
+
+        """
+        with self._lock:
+            self.owner, self.claimed = source, True
+            self._streak_source, self._streak = None, 0
 
     def get(self, now, timeout):
         """
@@ -133,15 +267,18 @@ class CommandBuffer:
         Returns
         -------
         tuple
-            ``(torque or None, state, reason)`` with state ``'fresh'``,
-            ``'none'`` (never received), ``'stale'`` or ``'invalid'``.
+            ``(torque or None, state, reason)``: state ``'fresh'``,
+            ``'none'`` (never received, or released) or ``'stale'``.
 
         """
         with self._lock:
-            torque, stamp, state, reason = self._torque, self._stamp, self._state, self._reason
-        if state == self.FRESH and now - stamp > timeout:
+            torque, stamp, released = self._torque, self._stamp, self._released
+        if torque is None:
+            return None, self.NONE, ('joint_commands released by its source' if released
+                                     else 'no joint_commands')
+        if now - stamp > timeout:
             return None, self.STALE, f'joint_commands older than {timeout:g} s'
-        return torque, state, reason
+        return torque, self.FRESH, ''
 
 
 def limit_torque(q, tau, lower, upper, margin):

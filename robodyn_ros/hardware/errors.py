@@ -76,3 +76,26 @@ class BoardRefused(HardwareError):
 
 class BoardMismatch(HardwareError):
     """The board does not match the robot model or the node's expectations."""
+
+
+class CommandRejected(RobodynError, ValueError):
+    """
+    A joint command that cannot be applied (unreadable, wrong joints or values).
+
+    Raised by a command source (see
+    :attr:`robodyn_ros.hardware.interface.HardwareInterface.command_source`);
+    the interface counts it and reports ``reason``.
+
+    Parameters
+    ----------
+    reason : str
+        What is wrong with it.
+    stamp : float
+        Its arrival time (monotonic) [s].
+
+    """
+
+    def __init__(self, reason, stamp):
+        super().__init__(reason)
+        self.reason = reason
+        self.stamp = stamp

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The hardware interface without ROS: lifecycle, cycle loop, safety and recovery.
+The hardware interface without ROS: lifecycle, I/O cycle and fault reaction.
 
 :class:`HardwareInterface` is the ros2_control-style hardware component in
 plain Python; the ``hardware_interface`` node only adapts it to topics,
@@ -21,40 +21,42 @@ parameters and lifecycle transitions. Lifecycle:
 
 * :meth:`~HardwareInterface.configure` opens the link, identifies the board,
   checks it against the model, configures it and starts the I/O thread
-  (samples flow, outputs stay off);
-* :meth:`~HardwareInterface.activate` clears a latched fault if it can and
-  enables the outputs; a fresh command is required from then on;
-* :meth:`~HardwareInterface.deactivate` sends zero currents and disables;
+  (samples flow, outputs off, brakes on);
+* :meth:`~HardwareInterface.activate` arms the outputs: brakes stay on
+  until a valid command stream from one source has arrived;
+* :meth:`~HardwareInterface.deactivate` disables the outputs;
 * :meth:`~HardwareInterface.cleanup` stops the thread and closes the link;
+* :meth:`~HardwareInterface.reset_fault` is the explicit act that re-arms
+  after a fault or a hold that ran out;
 * :meth:`~HardwareInterface.outputs_off` is the best-effort safe state for
   errors and shutdown.
 
 Every cycle (one per state report) the I/O thread converts the report to a
-:class:`~.driver.JointSample`, hands it to ``on_sample`` and, when active,
-sends one current frame: the command (zero if missing, stale or invalid)
-plus friction compensation, through the joint-limit, effort and current
-clamps. Board faults, a silent board and a lost link give an error health
-and the safe state (zero or no set-points: the board's watchdog switches
-off); with ``auto_recover`` the interface clears the fault and re-enables,
-or reconnects, as soon as the cause is gone. It re-enables only after a
-heartbeat has come back within half the watchdog period, so a link that is
-too slow does not switch the outputs on again and again.
+:class:`~.board.driver.JointSample`, hands it to ``on_sample`` and acts on
+the fault reaction's state (:mod:`.fault_reaction`): running, it sends the
+claim holder's command; holding, its own :class:`~.hold.PositionHold`; in
+every other state no set-points (outputs off, brakes on). Both go through
+friction compensation and the joint-limit, effort and current limits
+(:class:`~.command.CurrentCommand`).
 """
 
 from dataclasses import replace
-import math
 import threading
 import time
 
-import numpy as np
-
 from .board.driver import BoardDriver
-from .board.messages import fault_names
-from .command import CommandBuffer, CurrentCommand
-from .errors import BoardRefused, BoardTimeout, HardwareError, TransportError
+from .command import CommandChannel
+from .cycle_statistics import CycleStatistics
+from .errors import HardwareError, TransportError
+from .fault_reaction import DriveState, FaultReaction
+from .hold import PositionHold
+from .link import Link
+from .output_stage import OutputStage
 from .settings import InterfaceSettings
 from .supervision import Health, Problems
 from ..friction.compensation import FrictionCompensator
+
+S = DriveState
 
 
 class HardwareInterface:
@@ -77,55 +79,57 @@ class HardwareInterface:
         ``on_sample(sample)`` from the I/O thread, every cycle.
     on_health : callable, optional
         ``on_health(health)`` from any thread, when the health changes.
+    dynamics_backend : {'numpy', 'auto'}
+        How the load-dependent friction is computed (see
+        :class:`~robodyn_ros.friction.compensation.FrictionCompensator`).
+    on_transition : callable, optional
+        ``on_transition(transition)`` after every change of the fault
+        reaction's state (:class:`~.fault_reaction.Transition`).
 
     Attributes
     ----------
     command_source : callable or None
-        Called from the I/O thread at the start of every active cycle,
-        before the command is read: the place to pull the newest command
-        (``set_command``) from wherever it waits.
-    dynamics_backend : {'numpy', 'auto'}
-        How the load-dependent friction is computed: our numpy RNE, or the
-        compiled kernels when they are available (see
-        :class:`~robodyn_ros.friction.compensation.FrictionCompensator`).
+        ``command_source()`` is called from the I/O thread at the start of
+        every active cycle and returns the commands that arrived since the
+        last call, oldest first, each as ``(torque, stamp, source)``: joint
+        torques (n,) in model order [N m or N] (None: the source releases
+        its claim), arrival time [s, monotonic] and the sender's identity;
+        or a :class:`~.errors.CommandRejected` for a message that cannot
+        be used. Commands can also be given with :meth:`set_command`.
+    reaction : FaultReaction
+        The fault reaction's state and its recent transitions.
 
     """
 
     def __init__(self, model, transport, driver_settings=None, settings=None,
-                 friction_model=None, on_sample=None, on_health=None, dynamics_backend='numpy'):
+                 friction_model=None, on_sample=None, on_health=None, dynamics_backend='numpy',
+                 on_transition=None):
         self.model = model
         self.settings = settings or InterfaceSettings()
         self.settings.check()
         self.driver = BoardDriver(model, transport, driver_settings)
-        self.commands = CommandBuffer(model.n)
         s = self.settings
-        self.friction = FrictionCompensator(friction_model or model, s.friction_band,
-                                            s.friction_scale, s.load_friction,
-                                            s.load_friction_period, dynamics_backend)
+        self.commands = CommandChannel(model.n, model.effort_limits, s.stream_length)
         self.on_sample = on_sample
         self.command_source = None
         self.problems = Problems(on_health)
+        self.reaction = FaultReaction(on_transition)
+        self.link = Link(self.driver, self.problems, lambda: self.settings.reconnect_period,
+                         lambda: self.state_timeout)
+        self.stats = CycleStatistics()
+        self.outputs = OutputStage(
+            model, self.driver, self.link, self.problems, self.reaction, self.commands,
+            self.stats, lambda: self.settings, PositionHold(model, s.hold_bandwidth),
+            FrictionCompensator(friction_model or model, s.friction_band, s.friction_scale,
+                                s.load_friction, s.load_friction_period, dynamics_backend))
         self.state = 'unconfigured'
-        self.pipeline = None
-        self.last_result = None
-        self.cycle_times = np.full(4096, np.nan)
-        self.listener_times = np.full(4096, np.nan)
-        self.cycles = 0
-        self.samples = 0
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread = None
-        self._link_ok = False
-        self._next_reconnect = 0.0
-        self._next_recover = 0.0
-        self._enabled_since = 0.0
-        self._last_sample_time = 0.0
-        self._last_heartbeat = 0.0
-        self._fault_seen = 0
-        self._rate_window = [time.monotonic(), 0, 0.0]
 
     def __repr__(self):
-        return f'HardwareInterface({self.model.name!r}, state={self.state!r})'
+        return (f'HardwareInterface({self.model.name!r}, state={self.state!r}, '
+                f'drive={self.reaction.state.value!r})')
 
     # ------------------------------------------------------------------ settings
     @property
@@ -133,9 +137,28 @@ class HardwareInterface:
         """No-report time that counts as a silent board [s]."""
         return self.settings.state_timeout or self.driver.settings.watchdog_period
 
+    @property
+    def hold(self):
+        """Give the interface's own holding controller (PositionHold)."""
+        return self.outputs.hold
+
+    @property
+    def last_result(self):
+        """Give the last cycle's torque-to-current conversion (CurrentResult or None)."""
+        return self.outputs.last_result
+
+    @property
+    def drive_state(self):
+        """Give the fault reaction's state (DriveState)."""
+        return self.reaction.state
+
     def update_settings(self, **changes):
         """
         Change run-time settings (checked; the loop sees them at its next cycle).
+
+        While the outputs are armed or on, the command timeout and the hold
+        time cannot be raised (only lowered): a longer wait for a dead
+        controller is a decision for an inactive interface.
 
         Parameters
         ----------
@@ -149,12 +172,18 @@ class HardwareInterface:
 
         """
         new = replace(self.settings, **changes)
-        new.check()
+        new.check(self.settings if self.state == 'active' else None)
         # Built outside the lock: a new band may compile kernels; the loop keeps running.
-        friction = self.friction.replaced(new.friction_band, new.friction_scale,
-                                          new.load_friction, new.load_friction_period)
+        out = self.outputs
+        friction = out.friction.replaced(new.friction_band, new.friction_scale,
+                                         new.load_friction, new.load_friction_period)
+        hold = (PositionHold(self.model, new.hold_bandwidth)
+                if new.hold_bandwidth != self.settings.hold_bandwidth else out.hold)
         with self._lock:
-            self.friction = friction
+            out.friction = friction
+            if hold is not out.hold and out.hold.position is not None:
+                hold.start(out.hold.position)
+            out.hold = hold
             self.settings = new
 
     # ------------------------------------------------------------------ lifecycle
@@ -175,12 +204,11 @@ class HardwareInterface:
         """
         with self._lock:
             identity = self.driver.connect()
-            self.pipeline = CurrentCommand(self.model, self.driver.scaling,
-                                           self.driver.current_limit)
-            self._link_ok = True
-            self._last_sample_time = time.monotonic()
+            self.outputs.configured()
+            self.link.opened()
             self.state = 'inactive'
             self.problems.clear()
+            self.reaction.go(S.DISABLED, 'configured')
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name='robodyn_board_io', daemon=True)
         self._thread.start()
@@ -188,7 +216,10 @@ class HardwareInterface:
 
     def activate(self):
         """
-        Enable the outputs (after clearing a latched fault whose cause is gone).
+        Arm the outputs (after clearing a latched fault whose cause is gone).
+
+        The brakes stay on until a valid command stream from one source has
+        arrived; then the outputs are enabled and follow it.
 
         Raises
         ------
@@ -197,23 +228,20 @@ class HardwareInterface:
 
         """
         with self._lock:
-            if not self._link_ok:
+            if not self.link.up:
                 raise TransportError('board link is down; cannot enable')
             last = self.driver.last_sample
             if last is not None and last.faults:
                 self.driver.clear_fault()
             self.commands.clear()
-            self.driver.enable()
-            now = time.monotonic()
-            self._enabled_since = now
-            self._next_recover = now + self.settings.recover_period
             self.state = 'active'
             self.problems.clear('fault')
             self.problems.clear('internal')
+            self.reaction.go(S.ARMED, 'activated: brakes on until a command stream arrives')
 
     def deactivate(self):
         """
-        Send zero currents and disable the outputs.
+        Disable the outputs (brakes on).
 
         Raises
         ------
@@ -224,10 +252,10 @@ class HardwareInterface:
         with self._lock:
             self.state = 'inactive'
             self.problems.clear('command')
-            if not self._link_ok:
-                return
-            self._send_zero()
-            self.driver.disable()
+            self.reaction.go(S.DISABLED, 'deactivated')
+            self.commands.clear()
+            if self.link.up:
+                self.driver.disable()
 
     def cleanup(self):
         """Stop the I/O thread and close the link."""
@@ -237,12 +265,13 @@ class HardwareInterface:
         self._thread = None
         with self._lock:
             self.driver.close()
-            self._link_ok = False
+            self.link.closed()
             self.state = 'unconfigured'
+            self.reaction.go(S.UNCONFIGURED, 'cleaned up')
 
     def outputs_off(self):
         """
-        Best-effort safe state: zero currents and disable; never raises.
+        Best-effort safe state: disable the outputs; never raises.
 
         Returns
         -------
@@ -251,19 +280,56 @@ class HardwareInterface:
 
         """
         with self._lock:
-            self.state = 'inactive' if self.state == 'active' else self.state
-            if not (self._link_ok and self.driver.client.is_open):
+            if self.state == 'active':
+                self.state = 'inactive'
+                self.reaction.go(S.DISABLED, 'outputs switched off')
+            if not (self.link.up and self.driver.client.is_open):
                 return False
             try:
-                self._send_zero()
                 self.driver.disable()
                 return True
             except (HardwareError, OSError):
                 return False
 
-    def set_command(self, torque, stamp=None):
+    def reset_fault(self):
         """
-        Store the controller's joint torques (any thread).
+        Re-arm after a fault or a hold that ran out (the explicit act).
+
+        A latched board fault is cleared if its cause is gone. The outputs
+        stay off (brakes on) until a valid command stream arrives.
+
+        Returns
+        -------
+        str
+            What was done.
+
+        Raises
+        ------
+        HardwareError
+            Not active, link down, or the board refuses (cause still there).
+
+        """
+        with self._lock:
+            if self.state != 'active':
+                raise HardwareError(f'cannot reset: the interface is {self.state}, not active')
+            state = self.reaction.state
+            if state not in (S.FAULT, S.STOPPED):
+                return f'nothing to reset ({state.value})'
+            if not self.link.up:
+                raise TransportError('board link is down; cannot reset')
+            last = self.driver.last_sample
+            if last is not None and last.faults:
+                self.driver.clear_fault()
+            self.commands.clear()
+            self.problems.clear('fault')
+            self.problems.clear('recover')
+            self.problems.clear('command')
+            self.reaction.go(S.ARMED, 'reset: brakes on until a command stream arrives')
+            return f'reset from {state.value}; armed'
+
+    def set_command(self, torque, stamp=None, source=None):
+        """
+        Offer joint torques (any thread).
 
         Parameters
         ----------
@@ -271,21 +337,38 @@ class HardwareInterface:
             Joint torques [N m or N], (n,), in model joint order.
         stamp : float, optional
             Arrival time (monotonic) [s].
+        source : hashable, optional
+            The sender (one claim at a time; default: one local source).
 
         Returns
         -------
         bool
-            Whether it was accepted (NaN or a wrong length is rejected).
+            Whether it was accepted.
 
         """
-        return self.commands.put(torque, time.monotonic() if stamp is None else stamp)
+        return self.commands.put(torque, time.monotonic() if stamp is None else stamp, source,
+                                 self.settings.command_timeout)
+
+    def release_command(self, source=None, stamp=None):
+        """
+        End a source's command stream: the interface holds at once.
+
+        Parameters
+        ----------
+        source : hashable, optional
+            The claim holder.
+        stamp : float, optional
+            Time (monotonic) [s].
+
+        Returns
+        -------
+        bool
+            Whether ``source`` held the claim.
+
+        """
+        return self.commands.release(source, time.monotonic() if stamp is None else stamp)
 
     # ------------------------------------------------------------------ loop
-    def _send_zero(self):
-        last = self.driver.last_sample
-        if last is not None:
-            self.driver.send_currents(last, np.zeros(self.model.n))
-
     def _run(self):
         while not self._stop.is_set():
             try:
@@ -294,169 +377,55 @@ class HardwareInterface:
             except Exception as exc:  # keep the thread alive, outputs off, report
                 self.problems.report('internal', 'error', f'I/O loop error: '
                                      f'{type(exc).__name__}: {exc}')
+                with self._lock:
+                    self.outputs.fault(f'I/O loop error: {exc}', time.monotonic())
                 self.outputs_off()
                 self._stop.wait(0.1)
                 continue
             if sample is None:
-                if not self._link_ok:
+                if not self.link.up:
                     self._stop.wait(0.01)
                 continue
             if self.on_sample is not None:
                 start = time.monotonic()
                 try:
                     self.on_sample(sample)
-                    self.listener_times[self.samples % self.listener_times.size] = (
-                        time.monotonic() - start)
-                    self.samples += 1
+                    self.stats.listener(time.monotonic() - start)
                 except Exception as exc:  # a listener must not stop the I/O loop
                     self.problems.report('listener', 'warn', f'sample listener failed: '
                                          f'{type(exc).__name__}: {exc}', hold=1.0)
 
-    def _lose(self, reason, now):
-        self.driver.close()
-        self._link_ok = False
-        self._next_reconnect = now + self.settings.reconnect_period
-        self.problems.report('link', 'error', f'board link lost ({reason}); reconnecting')
-
-    def _reconnect(self, now):
-        if now < self._next_reconnect:
-            return
-        try:
-            self.driver.connect(timeout=min(self.driver.settings.connect_timeout,
-                                            self.settings.reconnect_period))
-        except (HardwareError, OSError) as exc:
-            self._next_reconnect = time.monotonic() + self.settings.reconnect_period
-            self.problems.report('link', 'error', f'board link lost; reconnect failed: {exc}')
-            return
-        self.driver.stats.reconnects += 1
-        self._link_ok = True
-        self._last_sample_time = time.monotonic()
-        self._enabled_since = -math.inf
-        self._next_recover = 0.0
-        self.problems.clear('link')
-        self.problems.clear('silent')
-
     def _step(self):
         now = time.monotonic()
-        if not self._link_ok:
-            if self.settings.auto_recover or self.state != 'active':
-                self._reconnect(now)
+        if not self.link.up:
+            self.link.reconnect(now)
             return None
-        try:
-            sample = self.driver.read(0.005)
-        except TransportError as exc:
-            self._lose(exc, now)
+        sample = self.link.read(now)
+        if sample is None:
+            if not self.link.up:
+                self.outputs.fault(f'board link lost ({self.link.lost_cause})', now)
             return None
         now = time.monotonic()
-        if sample is None:
-            silence = now - self._last_sample_time
-            if silence > self.state_timeout:
-                self.problems.report('silent', 'error', f'no state report from the board for '
-                                     f'{silence * 1e3:.0f} ms')
-            if silence > max(0.25, 5.0 * self.state_timeout):
-                self._lose('board silent', now)
-                return None
-            if now - self._last_heartbeat > 0.1:
-                self._last_heartbeat = now
-                self._guard(self.driver.heartbeat, now)
-            return None
-        self._last_sample_time = now
-        self.problems.clear('silent')
-        self._watch_faults(sample)
+        self.outputs.watch_faults(sample, now)
         try:
             if self.state == 'active':
-                if self.command_source is not None:
-                    self.command_source()
-                self._active_cycle(sample, now)
-            elif now - self._last_heartbeat > 0.1:
-                self._last_heartbeat = now
-                self.driver.heartbeat()
+                self.outputs.take_commands(self.command_source)
+                self.outputs.cycle(sample, now)
+            elif now - self.link.last_heartbeat > 0.1:
+                self.link.heartbeat(now)
         except TransportError as exc:
-            self._lose(exc, now)
-        self._statistics(sample, now)
+            self.link.lose(str(exc), now)
+            self.outputs.fault(f'board link lost ({exc})', now)
+        if self.stats.report(now):
+            self._check_latency(sample)
         return sample
 
-    def _guard(self, action, now):
-        try:
-            action()
-            return True
-        except TransportError as exc:
-            self._lose(exc, now)
-        except (BoardRefused, BoardTimeout) as exc:
-            self.problems.report('recover', 'error', f'recovery failed: {exc}')
-        return False
-
-    def _watch_faults(self, sample):
-        if sample.faults:
-            if sample.faults != self._fault_seen:
-                axes = [r.axis for r in self.driver.fault_reports if r.faults & sample.faults]
-                where = f' (axis {axes[-1]})' if axes and axes[-1] != 0xFF else ''
-                self.problems.report('fault', 'error', 'board fault: '
-                                     + ', '.join(fault_names(sample.faults)) + where
-                                     + '; outputs off')
-        elif self._fault_seen:
-            self.problems.clear('fault')
-        self._fault_seen = sample.faults
-
-    def _link_fast(self, now):
-        """Whether a recent heartbeat came back within half the watchdog period."""
-        last = self.driver.last_round_trip
-        half = 0.5 * self.driver.settings.watchdog_period
-        return last is not None and now - last[0] < 0.5 and last[1] < half
-
-    def _active_cycle(self, sample, now):
-        s = self.settings
-        grace = 2.0 * self.driver.settings.watchdog_period
-        if sample.faults or (not sample.enabled and now - self._enabled_since > grace):
-            if now - self._last_heartbeat > 0.05:
-                self._last_heartbeat = now
-                self._guard(self.driver.heartbeat, now)
-            if s.auto_recover and now >= self._next_recover and not self._link_fast(now):
-                self.problems.report('recover', 'error', 'link round trip unknown or above half '
-                                     'the watchdog period; not re-enabling')
-            elif s.auto_recover and now >= self._next_recover:
-                self._next_recover = now + s.recover_period
-                if sample.faults and not self._guard(self.driver.clear_fault, now):
-                    return
-                if self._guard(self.driver.enable, now):
-                    self._enabled_since = time.monotonic()
-                    self.problems.clear('recover')
-            elif not s.auto_recover:
-                self.problems.report('recover', 'error', 'outputs off; deactivate and activate '
-                                     'to recover (auto_recover is off)')
-            return
-        torque, state, reason = self.commands.get(now, s.command_timeout)
-        if state == CommandBuffer.FRESH:
-            self.problems.clear('command')
-        elif state == CommandBuffer.NONE:
-            self.problems.report('command', 'warn', 'waiting for joint_commands; zero current')
-        else:
-            self.problems.report('command', 'error', f'{reason}; zero current')
-        fric = None
-        if torque is not None and s.friction_compensation:
-            fric = self.friction.torque(sample.position, sample.velocity,
-                                        sample.acceleration, now)
-        result = self.pipeline(sample.position, torque, fric, s.limit_margin)
-        self.driver.send_currents(sample, result.currents)
-        self.last_result = result
-        self.cycle_times[self.cycles % self.cycle_times.size] = time.monotonic() - sample.host_time
-        self.cycles += 1
-        if np.any(result.at_limit):
-            names = [self.model.joint_names[i] for i in np.flatnonzero(result.at_limit)]
-            self.problems.report('limit', 'warn', 'torque into the joint limit cut: '
-                                 + ', '.join(names), hold=0.5)
-
-    def _statistics(self, sample, now):
-        w = self._rate_window
-        w[1] += 1
-        if now - w[0] >= 1.0:
-            w[2] = w[1] / (now - w[0])
-            w[0], w[1] = now, 0
-            wd = self.driver.settings.watchdog_period
-            if self.state == 'active' and sample.latency_us > 0.5 * wd * 1e6:
-                late = sample.latency_us / 1e3
-                self.problems.report('latency', 'warn', f'loop latency {late:.1f} ms exceeds '
-                                     'half the watchdog period', hold=2.0)
+    def _check_latency(self, sample):
+        wd = self.driver.settings.watchdog_period
+        if self.reaction.state.outputs_on and sample.latency_us > 0.5 * wd * 1e6:
+            late = sample.latency_us / 1e3
+            self.problems.report('latency', 'warn', f'loop latency {late:.1f} ms exceeds '
+                                 'half the watchdog period', hold=2.0)
 
     # ------------------------------------------------------------------ reporting
     def health(self):
@@ -470,25 +439,22 @@ class HardwareInterface:
 
         """
         st = self.driver.stats
-        times = self.cycle_times[np.isfinite(self.cycle_times)]
-        listener = self.listener_times[np.isfinite(self.listener_times)]
         ident = self.driver.identity
+        last = self.driver.last_sample
         values = {
             'state': self.state,
+            'drive_state': self.reaction.state.value,
+            'drive_state_cause': self.reaction.cause,
+            'command_source': (str(self.commands.owner) if self.commands.claimed else ''),
             'firmware': '.'.join(map(str, ident.firmware)) if ident else '',
-            'report_rate_hz': f'{self._rate_window[2]:.1f}',
-            'cycle_time_p50_us': f'{np.percentile(times, 50) * 1e6:.0f}' if times.size else '',
-            'cycle_time_p99_us': f'{np.percentile(times, 99) * 1e6:.0f}' if times.size else '',
-            'publish_time_p50_us': (f'{np.percentile(listener, 50) * 1e6:.0f}'
-                                    if listener.size else ''),
-            'publish_time_p99_us': (f'{np.percentile(listener, 99) * 1e6:.0f}'
-                                    if listener.size else ''),
-            'latency_us': self.driver.last_sample.latency_us if self.driver.last_sample else '',
+            **self.stats.values(),
+            'latency_us': last.latency_us if last else '',
             'lost_frames': st.lost_frames, 'reordered_frames': st.reordered_frames,
             'crc_errors': st.crc_errors,
             'message_errors': st.message_errors, 'reconnects': st.reconnects,
             'skipped_reports': self.driver.skipped,
             'commands_rejected': self.commands.rejected,
+            'commands_foreign': self.commands.foreign,
             'friction_compensation': self.settings.friction_compensation,
         }
         return self.problems.health(values)

@@ -27,6 +27,12 @@ import math
 from ..errors import InputError
 
 
+#: Upper bound of ``command_timeout`` [s]: a controller silent for longer is dead.
+MAX_COMMAND_TIMEOUT = 0.5
+#: Upper bound of ``hold_time`` [s]: how long the interface holds on its own at most.
+MAX_HOLD_TIME = 10.0
+
+
 @dataclass(frozen=True)
 class DriverSettings:
     """
@@ -95,11 +101,20 @@ class InterfaceSettings:
     load_friction_period : float
         Refresh period of the load-dependent term [s].
     command_timeout : float
-        A command older than this gives zero current [s].
+        A command older than this has stopped: the interface holds [s]
+        (at most :data:`MAX_COMMAND_TIMEOUT`).
+    hold_time : float
+        How long the interface holds by itself before it brakes and
+        switches the outputs off [s] (at most :data:`MAX_HOLD_TIME`).
+    hold_bandwidth : float
+        Natural frequency of the hold's PD [rad/s].
+    stream_length : int
+        Valid commands in a row from one source that make a command stream.
     limit_margin : float
         Joint-limit ramp width [rad or m].
     auto_recover : bool
-        Clear faults, re-enable and reconnect by itself.
+        After a fault whose cause is gone, switch the outputs on again by
+        itself and hold (never the last command); off: stay off until reset.
     recover_period : float
         Time between recovery attempts [s].
     reconnect_period : float
@@ -114,16 +129,26 @@ class InterfaceSettings:
     friction_scale: float = 1.0
     load_friction: bool = False
     load_friction_period: float = 0.02
-    command_timeout: float = 0.1
+    command_timeout: float = 0.02
+    hold_time: float = 2.0
+    hold_bandwidth: float = 40.0
+    stream_length: int = 3
     limit_margin: float = 0.05
-    auto_recover: bool = True
+    auto_recover: bool = False
     recover_period: float = 0.5
     reconnect_period: float = 0.5
     state_timeout: float = 0.0
 
-    def check(self):
+    def check(self, active=None):
         """
         Validate the settings.
+
+        Parameters
+        ----------
+        active : InterfaceSettings, optional
+            The settings in force while the outputs are armed or on: then
+            ``command_timeout`` and ``hold_time`` may not be raised above
+            them.
 
         Raises
         ------
@@ -131,7 +156,8 @@ class InterfaceSettings:
             Naming the bad setting.
 
         """
-        for name in ('friction_band', 'command_timeout', 'recover_period', 'reconnect_period'):
+        for name in ('friction_band', 'command_timeout', 'hold_time', 'hold_bandwidth',
+                     'recover_period', 'reconnect_period'):
             v = getattr(self, name)
             if not (math.isfinite(v) and v > 0.0):
                 raise InputError(name, f'must be positive, got {v}')
@@ -141,3 +167,14 @@ class InterfaceSettings:
                 raise InputError(name, f'must be >= 0, got {v}')
         if not 0.0 <= self.friction_scale <= 1.5:
             raise InputError('friction_scale', f'must be in [0, 1.5], got {self.friction_scale}')
+        for name, bound in (('command_timeout', MAX_COMMAND_TIMEOUT),
+                            ('hold_time', MAX_HOLD_TIME)):
+            value = getattr(self, name)
+            if value > bound:
+                raise InputError(name, f'must be <= {bound:g} s, got {value:g}')
+            if active is not None and value > getattr(active, name):
+                raise InputError(name, f'cannot be raised while active ({getattr(active, name):g}'
+                                       f' s now); deactivate first')
+        if not (isinstance(self.stream_length, int) and 1 <= self.stream_length <= 100):
+            raise InputError('stream_length', f'must be an integer in 1..100, got '
+                                              f'{self.stream_length!r}')

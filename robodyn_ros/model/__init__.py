@@ -15,7 +15,13 @@
 """
 Robot model layer: kinematic tree, inertial, actuator and friction data.
 
-Plain Python and numpy (no rclpy). Typical use::
+Plain Python and numpy (no rclpy). The record is :mod:`.robot_model`, with
+its methods by concern in :mod:`.joint_space`, :mod:`.kinematics` and
+:mod:`.variants`; its parts are :mod:`.joint`, :mod:`.inertial` and
+:mod:`.frame`, its validation :mod:`.checks`. Models come from
+:mod:`.constructors` (URDF or xacro via :mod:`.urdf_reader`, any of them by
+name), :mod:`.dh`, :mod:`.params` (parameter files) and :mod:`.library`;
+:mod:`.urdf_writer` and :mod:`.summary` write them out. Typical use::
 
     from robodyn_ros.model import load_robot
     model = load_robot('puma560')              # library robot
@@ -23,58 +29,12 @@ Plain Python and numpy (no rclpy). Typical use::
     T = model.frame_pose(q, model.link_names[-1])
 """
 
-import os
-
+from .constructors import load_robot
+from .frame import Frame
 from .inertial import Inertial
 from .joint import (Actuator, BearingFriction, Friction, Joint, JointLimits, Mimic,
                     TransmissionFriction)
-from .robot_model import DEFAULT_GRAVITY, Frame, RobotModel
-from ..errors import UnknownRobotError
-
-
-def load_robot(name_or_path, params=None, xacro_args=None):
-    """
-    Load a library robot by name, or a URDF/xacro file by path.
-
-    Parameters
-    ----------
-    name_or_path : str or os.PathLike
-        Library name (see :func:`robodyn_ros.model.library.names`), a file,
-        or an example-robot-data robot (``'ur5'``, ``'panda'``).
-    params : str, os.PathLike or mapping, optional
-        Parameter file merged onto a URDF (ignored for library robots,
-        which carry their own data, unless given explicitly).
-    xacro_args : dict, optional
-        Arguments for a xacro file.
-
-    Returns
-    -------
-    RobotModel
-        The model.
-
-    Raises
-    ------
-    UnknownRobotError
-        If the name is neither a library robot nor an existing file.
-    ModelError
-        If the description is invalid.
-
-    """
-    from . import library
-    key = os.fspath(name_or_path)
-    if key in library.names():
-        model = library.load(key)
-        if params is not None:
-            from .params import apply_params
-            model = apply_params(model, params)
-        return model
-    if os.path.isfile(key):
-        return RobotModel.from_urdf(key, params=params, xacro_args=xacro_args)
-    from .example_robots import EXAMPLE_URDFS, example_urdf
-    if key in EXAMPLE_URDFS:
-        return RobotModel.from_urdf(example_urdf(key), params=params)
-    raise UnknownRobotError(key, library.names() + list(EXAMPLE_URDFS))
-
+from .robot_model import DEFAULT_GRAVITY, RobotModel
 
 __all__ = ['Actuator', 'BearingFriction', 'DEFAULT_GRAVITY', 'Frame', 'Friction', 'Inertial',
            'Joint', 'JointLimits', 'Mimic', 'RobotModel', 'TransmissionFriction', 'load_robot']

@@ -12,11 +12,107 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Validation of joint limits, actuator and friction parameters."""
+"""Validation of a robot model: the whole tree, each joint's parameters, vectors."""
 
 import math
 
-from ..errors import ModelError, NonFiniteValueError
+import numpy as np
+
+from .inertial import check_inertial, is_missing_inertial
+from .joint import JOINT_KINDS
+from .transforms import is_rotation
+from ..errors import (InputError, MissingInertialError, ModelError, NonFiniteValueError,
+                      NonPositiveMassError, TopologyError, UnsupportedJointError)
+
+
+def check_model(model):
+    """
+    Check a whole model (its constructor calls this).
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+
+    Raises
+    ------
+    ModelError
+        With the joint or link, field and value of the first problem found.
+
+    """
+    src = model.source
+    if not np.all(np.isfinite(model.gravity)):
+        raise NonFiniteValueError('gravity must be finite', src, None, 'gravity',
+                                  model.gravity.tolist())
+    for i, (j, body) in enumerate(zip(model.joints, model.inertials)):
+        _check_joint_placement(i, j, src)
+        check_joint_params(j, src)
+        link = f'link {j.link!r}'
+        check_inertial(body, link, src)
+        if body.mass <= 0.0:
+            if body.is_zero() and is_missing_inertial(body):
+                raise MissingInertialError('moving link has no inertial', src, link)
+            raise NonPositiveMassError('a moving link must have a positive mass', src,
+                                       link, 'mass', body.mass)
+    for f in model.frames.values():
+        if not -1 <= f.body < model.n:
+            raise TopologyError('frame attached to a body that does not exist', src,
+                                f'frame {f.name!r}', 'body', f.body)
+
+
+def _check_joint_placement(i, j, src):
+    """Check the kind, tree position, placement and axis of joint ``i``."""
+    where = f'joint {j.name!r}'
+    if j.kind not in JOINT_KINDS:
+        raise UnsupportedJointError(
+            f'unsupported joint type (supported: {", ".join(JOINT_KINDS)})',
+            src, where, 'type', j.kind)
+    if not -1 <= j.parent < i:
+        raise TopologyError('parent must come before the joint in tree order', src,
+                            where, 'parent', j.parent)
+    for name in ('rotation', 'translation', 'axis'):
+        if not np.all(np.isfinite(getattr(j, name))):
+            raise NonFiniteValueError(f'{name} must be finite', src, where, name,
+                                      getattr(j, name).tolist())
+    if not is_rotation(j.rotation, tol=1e-6):
+        raise ModelError('placement is not a proper rotation', src, where, 'rotation',
+                         j.rotation.tolist())
+    if abs(np.linalg.norm(j.axis) - 1.0) > 1e-9:
+        raise ModelError('axis must be a unit vector', src, where, 'axis',
+                         j.axis.tolist())
+
+
+def check_vector(value, n, argument):
+    """
+    Validate a vector argument of length ``n``.
+
+    Parameters
+    ----------
+    value : array_like
+        The vector.
+    n : int
+        Required length.
+    argument : str
+        Name used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array of shape (n,).
+
+    Raises
+    ------
+    InputError
+        Wrong shape or non-finite entries.
+
+    """
+    arr = np.asarray(value, dtype=float)
+    if arr.shape != (n,):
+        raise InputError(argument, f'expected shape ({n},), got {arr.shape}')
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise InputError(argument, f'entry {bad} is {arr[bad]} (must be finite)')
+    return arr
 
 
 def check_joint_params(joint, src=None, error=ModelError):

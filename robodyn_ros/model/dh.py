@@ -34,10 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .frame import Frame
 from .inertial import Inertial
 from .joint import Joint
 from .params import parse_actuator, parse_friction, parse_limits
-from .robot_model import DEFAULT_GRAVITY, Frame, RobotModel
+from .robot_model import DEFAULT_GRAVITY, RobotModel
 from .transforms import rot_x, rot_z, snap
 from ..errors import ModelError, NonFiniteValueError
 

@@ -162,6 +162,41 @@ class Inertial:
                 f'inertia={np.round(self.inertia, 6).tolist()})')
 
 
+#: Marker for a body whose link had no ``<inertial>`` at all (set by loaders).
+_MISSING = Inertial.zero()
+
+
+def missing_inertial():
+    """
+    Return the marker for a link without inertial data.
+
+    Returns
+    -------
+    Inertial
+        A zero body that the model validation reports as "missing inertial".
+
+    """
+    return _MISSING
+
+
+def is_missing_inertial(inertial):
+    """
+    Tell whether a body is the marker of :func:`missing_inertial`.
+
+    Parameters
+    ----------
+    inertial : Inertial
+        A body.
+
+    Returns
+    -------
+    bool
+        True only for the marker itself (not for other zero bodies).
+
+    """
+    return inertial is _MISSING
+
+
 def check_inertial(inertial, element, source=None):
     """
     Validate mass, centre of mass and inertia tensor of one body.

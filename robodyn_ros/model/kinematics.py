@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Forward kinematics and geometric Jacobians of a :class:`RobotModel`.
+Forward kinematics and geometric Jacobians of a :class:`RobotModel`, and its methods for them.
 
 Poses map body coordinates to root coordinates; lengths in m, angles in rad.
 """
@@ -21,6 +21,7 @@ Poses map body coordinates to root coordinates; lengths in m, angles in rad.
 import numpy as np
 
 from .transforms import axis_angle_matrix, homogeneous
+from ..errors import InputError
 
 
 def joint_motion(joint, q):
@@ -170,3 +171,74 @@ def frame_jacobian(model, q, frame, reference='world_aligned'):
         jac[:3] = rf.T @ jac[:3]
         jac[3:] = rf.T @ jac[3:]
     return jac
+
+
+class KinematicsMixin:
+    """
+    Kinematic queries of a model by frame name.
+
+    The host provides ``check_configuration(q)`` and ``frame(name)`` (as
+    :class:`~robodyn_ros.model.RobotModel` does).
+    """
+
+    def forward_kinematics(self, q):
+        """
+        Poses of every body frame in the root frame.
+
+        Parameters
+        ----------
+        q : array_like
+            Joint coordinates, shape (n,) [rad or m].
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray)
+            Rotations (n, 3, 3) and origins (n, 3) [m].
+
+        """
+        return body_poses(self, self.check_configuration(q))
+
+    def frame_pose(self, q, frame):
+        """
+        Pose of a named frame in the root frame.
+
+        Parameters
+        ----------
+        q : array_like
+            Joint coordinates, shape (n,) [rad or m].
+        frame : str
+            Frame or link name.
+
+        Returns
+        -------
+        numpy.ndarray
+            4x4 homogeneous transform (root from frame).
+
+        """
+        return frame_pose(self, self.check_configuration(q), self.frame(frame))
+
+    def jacobian(self, q, frame, reference='world_aligned'):
+        """
+        Geometric Jacobian of a named frame.
+
+        Parameters
+        ----------
+        q : array_like
+            Joint coordinates, shape (n,) [rad or m].
+        frame : str
+            Frame or link name.
+        reference : {'world_aligned', 'local'}
+            ``'world_aligned'``: velocity of the frame origin and angular
+            velocity in root-frame axes; ``'local'``: the same in the frame's
+            own axes.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (6, n): rows 0-2 linear [m/s per unit qd], rows 3-5
+            angular [rad/s per unit qd].
+
+        """
+        if reference not in ('world_aligned', 'local'):
+            raise InputError('reference', f"must be 'world_aligned' or 'local', got {reference!r}")
+        return frame_jacobian(self, self.check_configuration(q), self.frame(frame), reference)

@@ -294,7 +294,7 @@ def apply_params(model, params, source=None):
         if not isinstance(g, (list, tuple)) or len(g) != 3:
             raise ParameterError('gravity must be 3 numbers', source, None, 'gravity', g)
         gravity = [_float(v, None, source, 'gravity', False) for v in g]
-        return model._copy(joints=tuple(joints), gravity=gravity)
+        return model.replace(joints=tuple(joints), gravity=gravity)
     return model.replace_joints(joints)
 
 

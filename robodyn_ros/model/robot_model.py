@@ -13,63 +13,31 @@
 # limitations under the License.
 
 """
-The robot model: a kinematic tree with inertial, actuator and friction data.
+The robot model record: a kinematic tree with inertial, actuator and friction data.
 
-A :class:`RobotModel` is immutable. It is built by one of the loaders
-(:meth:`RobotModel.from_urdf`, :meth:`RobotModel.from_dh`) or from the
-library (:func:`robodyn_ros.model.library.load`), and every other part of
-the package (dynamics, planning, control, hardware) reads from it.
+A :class:`RobotModel` is immutable. It is built by one of the constructors
+(:mod:`robodyn_ros.model.constructors`, :func:`robodyn_ros.model.dh.model_from_dh`,
+also reachable as :meth:`RobotModel.from_urdf` and :meth:`RobotModel.from_dh`) or
+from the library (:func:`robodyn_ros.model.library.load`), and every other part of
+the package (dynamics, planning, control, hardware) reads from it. Its
+validation is :func:`robodyn_ros.model.checks.check_model`.
 """
-
-from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
-from . import kinematics
-from .checks import check_joint_params
-from .inertial import check_inertial, Inertial
-from .joint import Joint, JOINT_KINDS
-from .transforms import is_rotation
-from ..errors import (InputError, MissingInertialError, ModelError, NonFiniteValueError,
-                      NonPositiveMassError, TopologyError, UnknownNameError,
-                      UnsupportedJointError)
+from .checks import check_model
+from .frame import Frame
+from .inertial import Inertial
+from .joint_space import JointSpaceMixin
+from .kinematics import KinematicsMixin
+from .variants import VariantsMixin
+from ..errors import ModelError, UnknownNameError
 
 #: Standard gravity as a base-frame vector, z up [m/s^2].
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 
 
-@dataclass(frozen=True, eq=False)
-class Frame:
-    """
-    A named frame rigidly attached to a body (or to the root link).
-
-    Attributes
-    ----------
-    name : str
-        Frame name (link names of URDF links, merged or not, are frames).
-    body : int
-        Index of the body it is attached to; -1 for the root link.
-    rotation : numpy.ndarray
-        Orientation in the body frame, (3, 3).
-    translation : numpy.ndarray
-        Origin in the body frame, (3,) [m].
-
-    """
-
-    name: str
-    body: int
-    rotation: np.ndarray
-    translation: np.ndarray
-
-    def __post_init__(self):
-        for name, shape in (('rotation', (3, 3)), ('translation', (3,))):
-            arr = np.array(getattr(self, name), dtype=float).reshape(shape)
-            arr.setflags(write=False)
-            object.__setattr__(self, name, arr)
-
-
-class RobotModel:
+class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
     """
     Kinematic tree of revolute, continuous and prismatic joints with dynamics data.
 
@@ -77,6 +45,13 @@ class RobotModel:
     a parent body always comes before its children. The configuration is
     one coordinate per joint (an angle for revolute and continuous joints,
     a length for prismatic ones).
+
+    This module holds the record (its data, names, lookups, the derived
+    cache and :meth:`replace`); its methods by concern come from
+    :class:`~.joint_space.JointSpaceMixin` (per-joint arrays, configurations),
+    :class:`~.kinematics.KinematicsMixin` (poses, Jacobians) and
+    :class:`~.variants.VariantsMixin` (copies with a payload, other joints,
+    bodies or gravity).
 
     Parameters
     ----------
@@ -328,65 +303,10 @@ class RobotModel:
             value = self._derived[key] = factory(self)
             return value
 
-    # ------------------------------------------------------------------ arrays
-    @cached_property
-    def parents(self):
-        """Parent body index per joint, -1 for the root, (n,) int."""
-        return _readonly(np.array([j.parent for j in self._joints], dtype=int))
-
-    @cached_property
-    def is_prismatic(self):
-        """Prismatic flag per joint, (n,) bool."""
-        return _readonly(np.array([j.is_prismatic for j in self._joints], dtype=bool))
-
-    @cached_property
-    def lower_limits(self):
-        """Lower position limits, (n,) [rad or m]; -inf where unbounded."""
-        return _readonly(np.array([j.limits.lower for j in self._joints]))
-
-    @cached_property
-    def upper_limits(self):
-        """Upper position limits, (n,) [rad or m]; inf where unbounded."""
-        return _readonly(np.array([j.limits.upper for j in self._joints]))
-
-    @cached_property
-    def velocity_limits(self):
-        """Velocity limits, (n,) [rad/s or m/s]."""
-        return _readonly(np.array([j.limits.velocity for j in self._joints]))
-
-    @cached_property
-    def acceleration_limits(self):
-        """Acceleration limits, (n,) [rad/s^2 or m/s^2]."""
-        return _readonly(np.array([j.limits.acceleration for j in self._joints]))
-
-    @cached_property
-    def effort_limits(self):
-        """Effort limits, (n,) [N m or N]."""
-        return _readonly(np.array([j.limits.effort for j in self._joints]))
-
-    @cached_property
-    def armature(self):
-        """Link-side rotor inertia per joint, (n,) [kg m^2 or kg]."""
-        return _readonly(np.array([j.actuator.armature for j in self._joints]))
-
-    @cached_property
-    def children(self):
-        """Child joint indices per body (tuple of tuples of int)."""
-        kids = [[] for _ in self._joints]
-        for i, j in enumerate(self._joints):
-            if j.parent >= 0:
-                kids[j.parent].append(i)
-        return tuple(tuple(k) for k in kids)
-
-    @cached_property
-    def is_chain(self):
-        """Whether the tree is a single serial chain (bool)."""
-        return all(j.parent == i - 1 for i, j in enumerate(self._joints))
-
     # ------------------------------------------------------------------ checks
     def validate(self):
         """
-        Check the whole model; called by the constructor.
+        Check the whole model (:func:`~robodyn_ros.model.checks.check_model`).
 
         Raises
         ------
@@ -394,240 +314,26 @@ class RobotModel:
             With the joint or link, field and value of the first problem found.
 
         """
-        src = self._source
-        if not np.all(np.isfinite(self._gravity)):
-            raise NonFiniteValueError('gravity must be finite', src, None, 'gravity',
-                                      self._gravity.tolist())
-        for i, (j, body) in enumerate(zip(self._joints, self._inertials)):
-            where = f'joint {j.name!r}'
-            if j.kind not in JOINT_KINDS:
-                raise UnsupportedJointError(
-                    f'unsupported joint type (supported: {", ".join(JOINT_KINDS)})',
-                    src, where, 'type', j.kind)
-            if not -1 <= j.parent < i:
-                raise TopologyError('parent must come before the joint in tree order', src,
-                                    where, 'parent', j.parent)
-            for name in ('rotation', 'translation', 'axis'):
-                if not np.all(np.isfinite(getattr(j, name))):
-                    raise NonFiniteValueError(f'{name} must be finite', src, where, name,
-                                              getattr(j, name).tolist())
-            if not is_rotation(j.rotation, tol=1e-6):
-                raise ModelError('placement is not a proper rotation', src, where, 'rotation',
-                                 j.rotation.tolist())
-            if abs(np.linalg.norm(j.axis) - 1.0) > 1e-9:
-                raise ModelError('axis must be a unit vector', src, where, 'axis',
-                                 j.axis.tolist())
-            check_joint_params(j, src)
-            link = f'link {j.link!r}'
-            check_inertial(body, link, src)
-            if body.mass <= 0.0:
-                if body.is_zero() and body is _MISSING:
-                    raise MissingInertialError('moving link has no inertial', src, link)
-                raise NonPositiveMassError('a moving link must have a positive mass', src,
-                                           link, 'mass', body.mass)
-        for f in self._frames.values():
-            if not -1 <= f.body < self.n:
-                raise TopologyError('frame attached to a body that does not exist', src,
-                                    f'frame {f.name!r}', 'body', f.body)
+        check_model(self)
 
-    # ------------------------------------------------------------------ kinematics
-    def check_configuration(self, q, argument='q'):
+    # ------------------------------------------------------------------ copies
+    def replace(self, **changes):
         """
-        Validate a configuration vector.
+        Return a validated copy with some constructor arguments changed.
 
         Parameters
         ----------
-        q : array_like
-            Joint coordinates, shape (n,) [rad or m].
-        argument : str
-            Name used in the error message.
-
-        Returns
-        -------
-        numpy.ndarray
-            ``q`` as a float array of shape (n,).
-
-        Raises
-        ------
-        InputError
-            Wrong shape or non-finite entries.
-
-        """
-        return check_vector(q, self.n, argument)
-
-    def forward_kinematics(self, q):
-        """
-        Poses of every body frame in the root frame.
-
-        Parameters
-        ----------
-        q : array_like
-            Joint coordinates, shape (n,) [rad or m].
-
-        Returns
-        -------
-        tuple of (numpy.ndarray, numpy.ndarray)
-            Rotations (n, 3, 3) and origins (n, 3) [m].
-
-        """
-        return kinematics.body_poses(self, self.check_configuration(q))
-
-    def frame_pose(self, q, frame):
-        """
-        Pose of a named frame in the root frame.
-
-        Parameters
-        ----------
-        q : array_like
-            Joint coordinates, shape (n,) [rad or m].
-        frame : str
-            Frame or link name.
-
-        Returns
-        -------
-        numpy.ndarray
-            4x4 homogeneous transform (root from frame).
-
-        """
-        return kinematics.frame_pose(self, self.check_configuration(q), self.frame(frame))
-
-    def jacobian(self, q, frame, reference='world_aligned'):
-        """
-        Geometric Jacobian of a named frame.
-
-        Parameters
-        ----------
-        q : array_like
-            Joint coordinates, shape (n,) [rad or m].
-        frame : str
-            Frame or link name.
-        reference : {'world_aligned', 'local'}
-            ``'world_aligned'``: velocity of the frame origin and angular
-            velocity in root-frame axes; ``'local'``: the same in the frame's
-            own axes.
-
-        Returns
-        -------
-        numpy.ndarray
-            Shape (6, n): rows 0-2 linear [m/s per unit qd], rows 3-5
-            angular [rad/s per unit qd].
-
-        """
-        if reference not in ('world_aligned', 'local'):
-            raise InputError('reference', f"must be 'world_aligned' or 'local', got {reference!r}")
-        return kinematics.frame_jacobian(self, self.check_configuration(q), self.frame(frame),
-                                         reference)
-
-    def random_configuration(self, rng=None):
-        """
-        Draw a configuration uniformly within the joint limits.
-
-        Parameters
-        ----------
-        rng : numpy.random.Generator, optional
-            Random generator.
-
-        Returns
-        -------
-        numpy.ndarray
-            Shape (n,); unbounded joints are drawn in [-pi, pi] [rad or m].
-
-        """
-        rng = np.random.default_rng() if rng is None else rng
-        lo = np.where(np.isfinite(self.lower_limits), self.lower_limits, -np.pi)
-        hi = np.where(np.isfinite(self.upper_limits), self.upper_limits, np.pi)
-        return rng.uniform(lo, hi)
-
-    # ------------------------------------------------------------------ derived models
-    def replace_joints(self, joints):
-        """
-        Return a copy with new joint records (same tree).
-
-        Parameters
-        ----------
-        joints : sequence of Joint
-            Replacement records, same names and order.
+        **changes
+            Any of the constructor's arguments (``joints``, ``inertials``,
+            ``gravity``, ``notes``, ...); ``frames`` replaces the extra frames
+            (the root and body frames are always added).
 
         Returns
         -------
         RobotModel
-            The new model.
+            The new model; the others are in :class:`~.variants.VariantsMixin`.
 
         """
-        return self._copy(joints=tuple(joints))
-
-    def replace_inertials(self, inertials):
-        """
-        Return a copy with new body mass properties.
-
-        Parameters
-        ----------
-        inertials : sequence of Inertial
-            One per body.
-
-        Returns
-        -------
-        RobotModel
-            The new model.
-
-        """
-        return self._copy(inertials=tuple(inertials))
-
-    def with_payload(self, mass, com=(0.0, 0.0, 0.0), inertia=None, frame=None):
-        """
-        Return a copy carrying a rigid payload.
-
-        Parameters
-        ----------
-        mass : float
-            Payload mass [kg] (negative values remove mass, as long as each
-            body keeps a positive mass).
-        com : array_like
-            Payload centre of mass in ``frame`` [m].
-        inertia : array_like, optional
-            Payload inertia about its centre of mass, ``frame`` axes
-            [kg m^2]; a point mass if omitted.
-        frame : str, optional
-            Frame the payload is fixed to; default: the last body.
-
-        Returns
-        -------
-        RobotModel
-            The new model.
-
-        """
-        f = self.frame(frame) if frame is not None else self._frames[self._joints[-1].link]
-        if f.body < 0:
-            return self
-        load = Inertial(mass, com, np.zeros((3, 3)) if inertia is None else inertia)
-        load = load.transformed(f.rotation, f.translation)
-        inertials = list(self._inertials)
-        total = inertials[f.body].combined(load)
-        if total.mass <= 0.0:
-            raise NonPositiveMassError('removing the payload leaves no mass', self._source,
-                                       f'link {self._joints[f.body].link!r}', 'mass',
-                                       total.mass)
-        inertials[f.body] = total
-        return self.replace_inertials(inertials)
-
-    def with_gravity(self, gravity):
-        """
-        Return a copy with another gravity vector.
-
-        Parameters
-        ----------
-        gravity : array_like
-            Gravity in the root frame [m/s^2].
-
-        Returns
-        -------
-        RobotModel
-            The new model.
-
-        """
-        return self._copy(gravity=np.array(gravity, dtype=float))
-
-    def _copy(self, **changes):
         extra = [f for f in self._frames.values()
                  if f.body >= 0 and f.name != self._joints[f.body].link]
         extra += [f for f in self._frames.values() if f.body < 0 and f.name != self._root_link]
@@ -638,66 +344,26 @@ class RobotModel:
         kwargs.update(changes)
         return RobotModel(**kwargs)
 
-    # ------------------------------------------------------------------ loaders / writers
+    # ------------------------------------------------------------------ constructors / writers
     @classmethod
     def from_urdf(cls, path_or_xml, params=None, xacro_args=None):
         """
-        Build a model from a URDF (or xacro) file or string.
+        Build a model from a URDF or xacro file or string (parameter file merged).
 
-        Parameters
-        ----------
-        path_or_xml : str or os.PathLike
-            File path (``.urdf``, ``.xacro``) or the XML text itself.
-        params : str, os.PathLike or dict, optional
-            Actuator, friction and limit data merged by joint name
-            (see ``config/robot_params.schema.yaml``).
-        xacro_args : dict, optional
-            xacro arguments (``name:=value``) for ``.xacro`` files.
-
-        Returns
-        -------
-        RobotModel
-            The model.
-
-        Raises
-        ------
-        ModelError
-            If the description is unreadable or invalid.
-
+        See :func:`robodyn_ros.model.constructors.model_from_urdf` for the
+        arguments; raises :class:`~robodyn_ros.errors.ModelError` if the
+        description is unreadable or invalid.
         """
-        from .urdf_reader import read_urdf
-        model = read_urdf(path_or_xml, xacro_args=xacro_args)
-        if params is not None:
-            from .params import apply_params
-            model = apply_params(model, params)
-        return model
+        from .constructors import model_from_urdf
+        return model_from_urdf(path_or_xml, params=params, xacro_args=xacro_args)
 
     @classmethod
     def from_dh(cls, links, convention='standard', gravity=DEFAULT_GRAVITY, name='dh_robot',
                 base_link='base_link', source=None):
         """
-        Build a serial model from a Denavit-Hartenberg table.
+        Build a serial model from a standard or modified Denavit-Hartenberg table.
 
-        Parameters
-        ----------
-        links : sequence of mapping
-            One mapping per link; see :func:`robodyn_ros.model.dh.model_from_dh`.
-        convention : {'standard', 'modified'}
-            Standard (distal) DH or Craig's modified (proximal) DH.
-        gravity : array_like
-            Gravity in the base frame [m/s^2].
-        name : str
-            Robot name.
-        base_link : str
-            Name of the base link.
-        source : str, optional
-            Origin of the table, named in error messages.
-
-        Returns
-        -------
-        RobotModel
-            The model.
-
+        See :func:`robodyn_ros.model.dh.model_from_dh` for the arguments.
         """
         from .dh import model_from_dh
         return model_from_dh(links, convention=convention, gravity=gravity, name=name,
@@ -743,60 +409,4 @@ class RobotModel:
         return f'RobotModel(name={self._name!r}, n={self.n}, joints={kinds!r})'
 
 
-def check_vector(value, n, argument):
-    """
-    Validate a vector argument of length ``n``.
-
-    Parameters
-    ----------
-    value : array_like
-        The vector.
-    n : int
-        Required length.
-    argument : str
-        Name used in error messages.
-
-    Returns
-    -------
-    numpy.ndarray
-        Float array of shape (n,).
-
-    Raises
-    ------
-    InputError
-        Wrong shape or non-finite entries.
-
-    """
-    arr = np.asarray(value, dtype=float)
-    if arr.shape != (n,):
-        raise InputError(argument, f'expected shape ({n},), got {arr.shape}')
-    if not np.all(np.isfinite(arr)):
-        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
-        raise InputError(argument, f'entry {bad} is {arr[bad]} (must be finite)')
-    return arr
-
-
-def _readonly(arr):
-    arr.setflags(write=False)
-    return arr
-
-
-#: Marker for a body whose link had no ``<inertial>`` at all (set by loaders).
-_MISSING = Inertial.zero()
-
-
-def missing_inertial():
-    """
-    Return the marker for a link without inertial data.
-
-    Returns
-    -------
-    Inertial
-        A zero body that the validation reports as "missing inertial".
-
-    """
-    return _MISSING
-
-
-__all__ = ['DEFAULT_GRAVITY', 'Frame', 'Joint', 'RobotModel', 'check_vector',
-           'missing_inertial']
+__all__ = ['DEFAULT_GRAVITY', 'RobotModel']

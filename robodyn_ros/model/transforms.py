@@ -251,26 +251,6 @@ def homogeneous(rot, trans):
     return t
 
 
-def compose(a, b):
-    """
-    Compose two poses, ``a * b``.
-
-    Parameters
-    ----------
-    a, b : tuple of (numpy.ndarray, numpy.ndarray)
-        Poses ``(R, p)``.
-
-    Returns
-    -------
-    tuple of (numpy.ndarray, numpy.ndarray)
-        The pose ``(Ra Rb, Ra pb + pa)``.
-
-    """
-    ra, pa = a
-    rb, pb = b
-    return ra @ rb, ra @ pb + pa
-
-
 def is_rotation(rot, tol=1e-9):
     """
     Tell whether ``rot`` is a proper rotation matrix.

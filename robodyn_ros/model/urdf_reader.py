@@ -26,9 +26,10 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from .inertial import check_inertial, Inertial
+from .frame import Frame
+from .inertial import check_inertial, Inertial, missing_inertial
 from .joint import Actuator, Friction, Joint, JointLimits, Mimic
-from .robot_model import Frame, missing_inertial, RobotModel
+from .robot_model import RobotModel
 from .transforms import rpy_to_matrix, snap
 from .urdf_writer import URDF_INFINITY
 from ..errors import (DescriptionParseError, ModelError, NonFiniteValueError, TopologyError,
@@ -208,7 +209,17 @@ def _limits(joint, source, notes):
 
 
 def _build(robot, text, source, notes):
+    """Assemble the model: topology first, then every joint depth-first from the root."""
     links = {link.name: link for link in robot.links}
+    joints_by_parent, root = _topology(robot, links, source)
+    tree = _TreeBuilder(links, root, _transmissions(text), source, notes)
+    for joint in _depth_first(joints_by_parent, root):
+        tree.add(joint)
+    return tree.model(robot.name)
+
+
+def _topology(robot, links, source):
+    """Check that the joints form one tree; return its joints by parent link and its root."""
     joints_by_parent = {}
     child_of = {}
     for joint in robot.joints:
@@ -227,77 +238,124 @@ def _build(robot, text, source, notes):
         if not roots:
             raise TopologyError('no root link (the joints form a loop)', source)
         raise TopologyError(f'several root links: {", ".join(roots)}', source)
-    root = roots[0]
-    ratios = _transmissions(text)
+    return joints_by_parent, roots[0]
 
-    model_joints, bodies, frames = [], [], []
-    root_body = _link_inertial(links[root], source) or Inertial.zero()
-    # Each URDF link: (body index, rotation, translation) of its frame in that body.
-    attach = {root: (-1, np.eye(3), np.zeros(3))}
-    # Depth-first over joints, siblings in file order, so each subtree is contiguous.
+
+def _depth_first(joints_by_parent, root):
+    """Yield the joints depth-first, siblings in file order, so each subtree is contiguous."""
     stack = list(reversed(joints_by_parent.get(root, [])))
     while stack:
         joint = stack.pop()
         stack.extend(reversed(joints_by_parent.get(joint.child, [])))
-        body, r_pl, p_pl = attach[joint.parent]
+        yield joint
+
+
+class _TreeBuilder:
+    """
+    The model under construction; :meth:`add` takes the joints parents first.
+
+    Each URDF element kind has its handler: links (:func:`_link_inertial`),
+    fixed joints (:meth:`_merge_fixed`), movable joints (:meth:`_add_movable`
+    with :func:`_axis`, :func:`_friction`, :func:`_mimic`, :func:`_limits`)
+    and transmissions (:func:`_transmissions`, read beforehand).
+    """
+
+    #: Joint types and the method that handles each.
+    HANDLERS = {'fixed': '_merge_fixed', 'revolute': '_add_movable',
+                'continuous': '_add_movable', 'prismatic': '_add_movable'}
+
+    def __init__(self, links, root, ratios, source, notes):
+        self.links = links
+        self.root = root
+        self.ratios = ratios
+        self.source = source
+        self.notes = notes
+        self.joints, self.bodies, self.frames = [], [], []
+        self.root_body = _link_inertial(links[root], source) or Inertial.zero()
+        # Each URDF link: (body index, rotation, translation) of its frame in that body.
+        self.attach = {root: (-1, np.eye(3), np.zeros(3))}
+
+    def add(self, joint):
+        """Place a joint's frame in its parent body and hand it to the handler of its type."""
+        body, r_pl, p_pl = self.attach[joint.parent]
         element = f'joint {joint.name!r}'
-        r_o, p_o = _pose(joint.origin, source, element)
+        r_o, p_o = _pose(joint.origin, self.source, element)
         r_j = snap(r_pl @ r_o)
         p_j = snap(r_pl @ p_o + p_pl)
-        child = links[joint.child]
-        child_inertial = _link_inertial(child, source)
-        if joint.type == 'fixed':
-            attach[joint.child] = (body, r_j, p_j)
-            if body >= 0:
-                frames.append(Frame(joint.child, body, r_j, p_j))
-                if child_inertial is not None:
-                    current = bodies[body]
-                    merged = child_inertial.transformed(r_j, p_j)
-                    bodies[body] = merged if current is None else current.combined(merged)
-            else:
-                frames.append(Frame(joint.child, -1, r_j, p_j))
-                if child_inertial is not None:
-                    root_body = root_body.combined(child_inertial.transformed(r_j, p_j))
-            continue
-        if joint.type not in ('revolute', 'continuous', 'prismatic'):
+        child_inertial = _link_inertial(self.links[joint.child], self.source)
+        handler = self.HANDLERS.get(joint.type)
+        if handler is None:
             raise UnsupportedJointError(
                 'unsupported joint type (supported: revolute, continuous, prismatic, '
-                'fixed)', source, element, 'type', joint.type)
-        axis = _vec(joint.axis if joint.axis is not None else [1.0, 0.0, 0.0], 3, source,
-                    element, 'axis')
-        norm = np.linalg.norm(axis)
-        if norm < 1e-12:
-            raise ModelError('axis must not be zero', source, element, 'axis',
-                             axis.tolist())
-        friction = Friction()
-        if joint.dynamics is not None:
-            damping = float(joint.dynamics.damping or 0.0)
-            coulomb = float(joint.dynamics.friction or 0.0)
-            for name, value in (('dynamics.damping', damping),
-                                ('dynamics.friction', coulomb)):
-                if not math.isfinite(value) or value < 0.0:
-                    raise ModelError('must be finite and >= 0', source, element, name,
-                                     value)
-            friction = Friction(coulomb_pos=coulomb, coulomb_neg=coulomb,
-                                viscous_pos=damping, viscous_neg=damping)
-        mimic = None
-        if joint.mimic is not None:
-            m = joint.mimic
-            mimic = Mimic(m.joint, 1.0 if m.multiplier is None else float(m.multiplier),
-                          0.0 if m.offset is None else float(m.offset))
-            notes.append(f'joint {joint.name!r} mimics {mimic.joint!r} '
-                         f'(x{mimic.multiplier:g} + {mimic.offset:g}); treated as '
-                         'independent')
-        actuator = Actuator(gear_ratio=ratios.get(joint.name, 1.0))
-        index = len(model_joints)
-        model_joints.append(Joint(
+                'fixed)', self.source, element, 'type', joint.type)
+        getattr(self, handler)(joint, body, r_j, p_j, child_inertial)
+
+    def _merge_fixed(self, joint, body, r_j, p_j, child_inertial):
+        """Merge the child link into the parent body; it stays available as a frame."""
+        self.attach[joint.child] = (body, r_j, p_j)
+        self.frames.append(Frame(joint.child, body, r_j, p_j))
+        if child_inertial is None:
+            return
+        merged = child_inertial.transformed(r_j, p_j)
+        if body < 0:
+            self.root_body = self.root_body.combined(merged)
+        else:
+            current = self.bodies[body]
+            self.bodies[body] = merged if current is None else current.combined(merged)
+
+    def _add_movable(self, joint, body, r_j, p_j, child_inertial):
+        """Add a revolute, continuous or prismatic joint and its child body."""
+        element = f'joint {joint.name!r}'
+        axis = _axis(joint, self.source, element)
+        friction = _friction(joint, self.source, element)
+        mimic = _mimic(joint, self.notes)
+        self.joints.append(Joint(
             name=joint.name, kind=joint.type, parent=body, link=joint.child,
-            rotation=r_j, translation=p_j, axis=snap(axis / norm),
-            limits=_limits(joint, source, notes), actuator=actuator, friction=friction,
-            mimic=mimic))
-        bodies.append(child_inertial)
-        attach[joint.child] = (index, np.eye(3), np.zeros(3))
-    missing = missing_inertial()
-    inertials = [missing if b is None else b for b in bodies]
-    return RobotModel(robot.name, root, model_joints, inertials, frames=frames,
-                      root_inertial=root_body, source=source, notes=notes)
+            rotation=r_j, translation=p_j, axis=axis,
+            limits=_limits(joint, self.source, self.notes),
+            actuator=Actuator(gear_ratio=self.ratios.get(joint.name, 1.0)),
+            friction=friction, mimic=mimic))
+        self.bodies.append(child_inertial)
+        self.attach[joint.child] = (len(self.joints) - 1, np.eye(3), np.zeros(3))
+
+    def model(self, name):
+        """Return the finished RobotModel; links without inertial get the missing marker."""
+        missing = missing_inertial()
+        inertials = [missing if b is None else b for b in self.bodies]
+        return RobotModel(name, self.root, self.joints, inertials, frames=self.frames,
+                          root_inertial=self.root_body, source=self.source, notes=self.notes)
+
+
+def _axis(joint, source, element):
+    """Return the unit joint axis (URDF default: x)."""
+    axis = _vec(joint.axis if joint.axis is not None else [1.0, 0.0, 0.0], 3, source,
+                element, 'axis')
+    norm = np.linalg.norm(axis)
+    if norm < 1e-12:
+        raise ModelError('axis must not be zero', source, element, 'axis', axis.tolist())
+    return snap(axis / norm)
+
+
+def _friction(joint, source, element):
+    """Return the symmetric Coulomb and viscous friction of ``<dynamics>``."""
+    if joint.dynamics is None:
+        return Friction()
+    damping = float(joint.dynamics.damping or 0.0)
+    coulomb = float(joint.dynamics.friction or 0.0)
+    for name, value in (('dynamics.damping', damping), ('dynamics.friction', coulomb)):
+        if not math.isfinite(value) or value < 0.0:
+            raise ModelError('must be finite and >= 0', source, element, name, value)
+    return Friction(coulomb_pos=coulomb, coulomb_neg=coulomb, viscous_pos=damping,
+                    viscous_neg=damping)
+
+
+def _mimic(joint, notes):
+    """Read ``<mimic>`` into the notes; the joint itself stays independent."""
+    if joint.mimic is None:
+        return None
+    m = joint.mimic
+    mimic = Mimic(m.joint, 1.0 if m.multiplier is None else float(m.multiplier),
+                  0.0 if m.offset is None else float(m.offset))
+    notes.append(f'joint {joint.name!r} mimics {mimic.joint!r} '
+                 f'(x{mimic.multiplier:g} + {mimic.offset:g}); treated as independent')
+    return mimic

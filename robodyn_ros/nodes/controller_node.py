@@ -45,8 +45,6 @@ measured first (``idle_reference: hold_position``) or gives the gravity hold
 (``idle_reference: none``).
 """
 
-from array import array
-import gc
 import json
 import math
 import threading
@@ -55,17 +53,16 @@ import time
 import numpy as np
 from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
-from rclpy.qos import (DurabilityPolicy, qos_profile_system_default,
-                       QoSProfile, ReliabilityPolicy)
+from rclpy.qos import DurabilityPolicy, qos_profile_system_default, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_params import parameter_specs
-from .conversions import joint_state_msg, order_index, to_seconds, trajectory_arrays
+from .conversions import joint_state_msg, to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
-from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder, read_joint_state
-from .loop_timing import LoopTiming
+from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder
+from .joint_state_reader import JointStateError, JointStateReader
 from .model_source import load_model
 from .params import declare
 from .runner import run_node
@@ -74,8 +71,10 @@ from ..control.base import JointReference, Mode
 from ..control.factory import apply_gain, law_class, LIVE_GAINS, make_controller
 from ..control.filters import FilteredDifference
 from ..control.reference import ReferenceSampler
+from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
-from ..sim.mismatch import without_friction
+from ..friction.models import without_friction
+from ..realtime import freeze_garbage, LoopTiming, PeriodicLoop
 
 TRAJECTORY_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                             reliability=ReliabilityPolicy.RELIABLE)
@@ -102,9 +101,8 @@ class ControllerNode(LifecycleNode):
         self.model = None
         self.timing = None
         self._timer = None
-        self._thread = None
-        self._running = False
-        self._wake = threading.Event()
+        self._loop = None
+        self._reader = None
         self._subs = []
         self._states = None
         self._pubs = []
@@ -141,13 +139,17 @@ class ControllerNode(LifecycleNode):
         self._qd = None
         self._state_time = None
         self._state_problem = 'no joint_states received'
-        self._js_names = None
-        self._js_index = None
         self._trajectory = None
         self._traj_start = None
         self._idle = None
         self._cycle = 0
         self._diff = None
+        self._state_sources = {}
+        self._commanding = False
+        self._gap_since = None
+        self._reanchored = ''
+        if getattr(self, '_plausible', None) is not None:
+            self._plausible.reset()
 
     # ------------------------------------------------------------------ lifecycle
     def on_configure(self, state):
@@ -159,7 +161,6 @@ class ControllerNode(LifecycleNode):
                     self.model = without_friction(self.model)
             v = self.values
             names = list(v['joints'] or self.model.joint_names)
-            order_index(self.model.joint_names, names)
             if names != list(self.model.joint_names):
                 raise ValueError('joints must list the model joints in model order '
                                  f'({", ".join(self.model.joint_names)})')
@@ -176,7 +177,8 @@ class ControllerNode(LifecycleNode):
         # joint_states is taken by the control loop itself, newest first (no callback),
         # serialized: the loop reads the fields it needs from the bytes (joint_state_cdr)
         self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS, raw=True)
-        self._js_cache = {}
+        self._reader = JointStateReader(self.joint_names, required=(
+            ('position', 'velocity') if v['velocity_source'] == 'message' else ('position',)))
         self._subs = [
             self.create_subscription(JointTrajectory, 'planned_trajectory',
                                      self._on_trajectory, TRAJECTORY_QOS),
@@ -196,6 +198,9 @@ class ControllerNode(LifecycleNode):
         # Torque messages are written serialized from templates (joint_state_cdr).
         self._cmd_js = JointStateEncoder(self.joint_names)
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
+        self._release_msg = JointStateEncoder(self.joint_names, fields=()).encode(0)
+        self._plausible = StatePlausibility(self.model, v['plausibility_margin'],
+                                            v['plausibility_speed_factor'])
         self.timing = LoopTiming(self.period)
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
@@ -208,19 +213,13 @@ class ControllerNode(LifecycleNode):
         self.controller.fault('activating')
         self._idle = None
         self._active = True
-        # Everything built so far (model, kernels, rclpy) lives as long as the
-        # process: keep it out of the garbage collector's full passes, which
-        # otherwise stop the control loop for tens of milliseconds now and then.
-        gc.collect()
-        gc.freeze()
         if self.values['loop'] == 'timer':
-            self._timer = self.create_timer(self.period, self._control_step)
+            freeze_garbage()
+            self._timer = self.create_timer(self.period, self._timer_step)
         else:
-            self._running = True
-            self._wake.clear()
-            self._thread = threading.Thread(target=self._run_loop, name='control_loop',
-                                            daemon=True)
-            self._thread.start()
+            self._loop = PeriodicLoop(self.period, self._loop_step, name='control_loop',
+                                      timing=self.timing, on_error=self._loop_failed)
+            self._loop.start()
         self.diag.update(OK, 'active')
         return super().on_activate(state)
 
@@ -265,54 +264,32 @@ class ControllerNode(LifecycleNode):
 
     def destroy_node(self):
         """Stop the loop thread before the node's entities go away."""
-        self._running = False
-        self._wake.set()
-        thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=2.0)
+        if self._loop is not None:
+            self._loop.stop()
         super().destroy_node()
 
     @property
     def _looping(self):
-        return self._timer is not None or self._thread is not None
+        return self._timer is not None or self._loop is not None
 
-    def _run_loop(self):
-        """Run control steps at absolute deadlines until stopped (loop thread)."""
-        period = self.period
-        deadline = time.monotonic() + period
-        while self._running:
-            delay = deadline - time.monotonic()
-            if delay > 0.0 and self._wake.wait(delay):
-                break
-            if not self._running:
-                break
-            try:
-                self._control_step()
-            except Exception as exc:  # node or context torn down under the loop
-                if self._running and self.context.ok():
-                    self.get_logger().error(f'control loop stopped: {exc}')
-                self._running = False
-                break
-            deadline += period
-            late = time.monotonic() - deadline
-            if late > period:   # fell behind: skip the missed periods, keep the phase
-                deadline += period * math.ceil(late / period)
+    def _loop_failed(self, exc):
+        """Report a loop that stopped on an exception (loop thread)."""
+        if self.context.ok():  # else the node or context was torn down under the loop
+            self.get_logger().error(f'control loop stopped: {exc}')
 
     def _stop_loop(self, reason):
-        self._running = False
-        self._wake.set()
-        thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=2.0)
+        loop, self._loop = self._loop, None
+        if loop is not None:
+            loop.stop()
         with self._lock:
             self._active = False
             if self._timer is not None:
                 self.destroy_timer(self._timer)
                 self._timer = None
             if self.controller is not None:
-                tau, _ = self.controller.fault(reason)
-                self._publish_torque(tau)
-            self.diag.update(ERROR, f'{reason}: zero torque sent, no output')
+                self.controller.fault(reason)
+                self._release_output(q_last=self._q)
+            self.diag.update(ERROR, f'{reason}: command stream released, no output')
 
     def _release(self):
         for s in self._subs:
@@ -327,46 +304,42 @@ class ControllerNode(LifecycleNode):
         self._reset_inputs()
 
     # ------------------------------------------------------------------ inputs
-    def _poll_states(self):
-        """Take the newest joint state, if one arrived since the last cycle."""
-        newest = self._states.latest() if self._states is not None else None
-        if newest is not None:
-            data, received = newest
-            try:
-                msg = read_joint_state(data, self._js_cache)
-            except Exception as exc:  # a corrupt message is a bad state, not a crash
-                self._state_problem = f'joint_states: unreadable message ({exc})'
-                self._q = None
-                return
-            self._on_joint_states(msg)
-            if not self._state_problem:  # its age counts from its arrival
-                self._state_time = time.monotonic() - max(0.0, time.time() - received)
-
-    def _on_joint_states(self, msg):
-        names = msg.name
-        if names != self._js_names:
-            try:
-                self._js_index = order_index(names, self.joint_names)
-            except ValueError as exc:
-                self._state_problem = f'joint_states: {exc}'
-                self._q = None
-                return
-            self._js_names = list(names)
-        count = len(names)
-        if len(msg.position) != count or (len(msg.velocity) != count
-                                          and self.values['velocity_source'] == 'message'):
-            self._state_problem = (f'joint_states has {len(msg.position)} positions and '
-                                   f'{len(msg.velocity)} velocities for {count} names')
-            self._q = None
+    def _poll_states(self, now):
+        """Take the newest joint state of this cycle, its publishers, and check it."""
+        taken = self._states.take_all_with_source() if self._states is not None else []
+        if not taken:
             return
-        idx = self._js_index
-        self._q = np.frombuffer(msg.position, dtype=float)[idx] if isinstance(
-            msg.position, array) else np.asarray(msg.position, dtype=float)[idx]
-        if self.values['velocity_source'] == 'message':
-            self._qd = np.frombuffer(msg.velocity, dtype=float)[idx] if isinstance(
-                msg.velocity, array) else np.asarray(msg.velocity, dtype=float)[idx]
-        self._state_time = time.monotonic()
+        for _, _, gid in taken:
+            self._state_sources[gid] = now
+        window = max(1.0, 5.0 * self.values['state_timeout'])
+        for gid in [g for g, seen in self._state_sources.items() if now - seen > window]:
+            del self._state_sources[gid]
+        data, received, _ = taken[-1]
+        try:
+            sample = self._reader.read(data)
+        except JointStateError as exc:  # a bad message is a bad state, not a crash
+            self._bad_state(f'joint_states: {exc}')
+            return
+        q = sample.position
+        qd = sample.velocity if sample.velocity is not None else self._qd
+        # its age counts from its arrival
+        stamp = now - max(0.0, time.time() - received)
+        if len(self._state_sources) > 1:
+            self._bad_state(f'joint_states from {len(self._state_sources)} publishers at once: '
+                            'the state is ambiguous')
+            return
+        if np.isfinite(q).all() and (qd is None or np.isfinite(qd).all()):
+            problem = self._plausible.check(q, qd, stamp)
+            if problem:
+                self._bad_state(f'implausible joint_states: {problem}')
+                return
+        self._q, self._qd = q, qd
         self._state_problem = ''
+        self._state_time = stamp
+
+    def _bad_state(self, problem):
+        self._state_problem = problem
+        self._q = None
 
     def _on_trajectory(self, msg):
         try:
@@ -395,14 +368,22 @@ class ControllerNode(LifecycleNode):
         return self._idle
 
     # ------------------------------------------------------------------ loop
-    def _control_step(self):
+    def _loop_step(self):
+        """One control cycle (loop thread); returns the law's time [s] or None."""
         with self._lock:
             if self._active:
-                self._cycle_once()
+                return self._cycle_once()
+        return None
+
+    def _timer_step(self):
+        """One control cycle from the rclpy timer (``loop: timer``), timed here."""
+        start = time.monotonic()
+        law = self._loop_step()
+        self.timing.record(start, time.monotonic(), math.nan if law is None else law)
 
     def _cycle_once(self):
-        self._poll_states()
         start = time.monotonic()
+        self._poll_states(start)
         now = self.get_clock().now()
         ctl = self.controller
         q = self._q
@@ -419,16 +400,56 @@ class ControllerNode(LifecycleNode):
                 if self._diff is None:
                     self._diff = FilteredDifference(self.period, self._diff_cutoff, ctl.n)
                 qd = self._diff.update(q)[1]
+            self._resume(q, start)
             ref = self._reference(q, now) if np.isfinite(q).all() else None
             before = time.monotonic()
             tau, status = ctl.step(start, q, qd, ref)
             law_time = time.monotonic() - before
-        self._publish_torque(tau, now)
+        if status.mode == Mode.ZERO:
+            # No state to trust: stop commanding. One release tells the hardware
+            # interface to hold the arm where it is now (it would after its timeout).
+            if self._commanding:
+                self._release_output(q_last=None)
+            if self._gap_since is None:
+                self._gap_since = start
+        else:
+            self._commanding = True
+            self._publish_torque(tau, now)
         self._cycle += 1
         if self._cycle % self.values['status_decimation'] == 0:
             self._publish_status(status, tau, now)
         self._diagnose(status)
-        self.timing.record(start, time.monotonic(), law_time)
+        return law_time
+
+    def _resume(self, q, now):
+        """After a stretch without a usable state, re-anchor on the measured position."""
+        since, self._gap_since = self._gap_since, None
+        if since is None or now - since < self.values['state_timeout']:
+            return
+        dropped = self._trajectory is not None
+        self._trajectory = None
+        self._idle = JointReference.hold(q)
+        self._reanchored = (f're-anchored on the measured position after {now - since:.3g} s '
+                            'without a usable state'
+                            + ('; the trajectory in progress was dropped (send a new goal)'
+                               if dropped else ''))
+        self.get_logger().warning(self._reanchored)
+
+    def _release_output(self, q_last):
+        """
+        End the command stream.
+
+        On ``joint_commands``: a message with the joint names and no efforts
+        (the hardware interface holds the arm at once). On a forward command
+        controller, which keeps its last command: the gravity torque at the
+        last measured position, or nothing when there is none.
+        """
+        self._commanding = False
+        if self._pub_js is not None:
+            self._pub_js.publish(self._release_msg)
+        if self._pub_fc is not None and q_last is not None and self.controller is not None:
+            hold = self.controller.gravity_hold_torque(q_last, np.zeros(self.controller.n))
+            self._pub_fc.publish(self._cmd_fc.encode(hold))
 
     def _publish_torque(self, tau, now=None):
         if self._pub_js is not None:
@@ -457,14 +478,20 @@ class ControllerNode(LifecycleNode):
 
     def _diagnose(self, status):
         mode = status.mode
-        if mode.is_safe_output:
+        if mode == Mode.ZERO:
+            level, text = ERROR, f'not commanding: {status.message}'
+        elif mode.is_safe_output:
             level, text = ERROR, f'safe output ({mode.value}): {status.message}'
+        elif self._reanchored:
+            level, text = WARN, self._reanchored
         elif mode == Mode.SATURATED:
             level, text = WARN, 'torque saturated'
         else:
             level, text = OK, 'running'
         if level != self.diag.level or text != self.diag.message:
             self.diag.update(level, text, self._diag_values())
+            if text == self._reanchored:
+                self._reanchored = ''   # said once
         elif self._cycle % max(1, int(round(1.0 / self.period))) == 0:
             self.diag.update(level, text, self._diag_values(), publish=False)
 

@@ -81,6 +81,13 @@ def parameter_specs():
                   'friction is counted twice', read_only=True),
         ParamSpec('state_timeout', 0.05, 'Age after which joint_states is stale [s]',
                   low=1e-4, high=10.0),
+        ParamSpec('plausibility_margin', 0.1, 'A measured position farther than this outside '
+                  'its joint limits, or a jump larger than the velocity limit allows plus this, '
+                  'is implausible: the controller stops commanding [rad or m]', low=1e-4,
+                  high=10.0, read_only=True),
+        ParamSpec('plausibility_speed_factor', 1.5, 'Multiple of the velocity limit a '
+                  'measured velocity or jump may reach and still be believed', low=1.0,
+                  high=100.0, read_only=True),
         ParamSpec('velocity_source', 'message', 'Velocity from joint_states or by filtered '
                   'differences of its positions', choices=('message', 'difference'),
                   read_only=True),

@@ -91,42 +91,6 @@ def order_index(names, wanted):
     return np.array([lookup[n] for n in wanted], dtype=int)
 
 
-def joint_state_arrays(msg, joint_names):
-    """
-    Positions, velocities and efforts of a JointState in a given joint order.
-
-    Parameters
-    ----------
-    msg : sensor_msgs.msg.JointState
-        The message.
-    joint_names : sequence of str
-        Joint order wanted.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(q, qd, effort)``; ``qd`` and ``effort`` are None when absent.
-
-    Raises
-    ------
-    ValueError
-        Missing joints or arrays of the wrong length.
-
-    """
-    idx = order_index(msg.name, joint_names)
-    n = len(msg.name)
-
-    def pick(values, label, required):
-        if len(values) == 0 and not required:
-            return None
-        if len(values) != n:
-            raise ValueError(f'{label} has {len(values)} entries for {n} names')
-        return np.asarray(values, dtype=float)[idx]
-
-    return pick(msg.position, 'position', True), pick(msg.velocity, 'velocity', False), pick(
-        msg.effort, 'effort', False)
-
-
 def joint_state_msg(joint_names, stamp, position=(), velocity=(), effort=()):
     """
     Build a JointState message.

@@ -29,7 +29,7 @@ import time
 
 from diagnostic_msgs.msg import DiagnosticArray
 from lifecycle_msgs.msg import Transition
-from lifecycle_msgs.srv import ChangeState, GetState
+from lifecycle_msgs.srv import ChangeState
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
@@ -40,7 +40,8 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from .conversions import joint_state_arrays, to_duration, to_seconds, trajectory_arrays
+from .conversions import to_duration, to_seconds, trajectory_arrays
+from .joint_state_reader import JointStateReader
 from .sampled import SampledTopic
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -89,6 +90,7 @@ class DemoProbe(Node):
     def __init__(self, joint_names, controllers, log, recorder=None):
         super().__init__('demo_probe')
         self.joint_names = list(joint_names)
+        self._state_reader = JointStateReader(self.joint_names)
         self.log = log
         self.recorder = recorder
         log.state_decoder = self._decode_state
@@ -158,6 +160,7 @@ class DemoProbe(Node):
     def _handler(self, topic, cls):
         log = self.log
         names = self.joint_names
+        reader = JointStateReader(names)
         if topic == 'planned_trajectory':
             def plan(msg, now):
                 arrays = trajectory_arrays(msg, names)
@@ -166,7 +169,7 @@ class DemoProbe(Node):
         if topic.endswith('/tracking_error'):
             law = topic.split('/')[0]
             return lambda msg, now: log.add_error(law, to_seconds(msg.header.stamp), now,
-                                                  joint_state_arrays(msg, names)[0])
+                                                  reader.read(msg).position)
         if topic.endswith('/payload_estimate'):
             law = topic.split('/')[0]
             return lambda msg, now: log.add_payload(law, now, msg.data)
@@ -183,9 +186,8 @@ class DemoProbe(Node):
         return None
 
     def _decode_state(self, data):
-        msg = deserialize_message(data, JointState)
-        q, qd, effort = joint_state_arrays(msg, self.joint_names)
-        return to_seconds(msg.header.stamp), q, qd, effort
+        s = self._state_reader.read(data)
+        return s.stamp_ns * 1e-9, s.position, s.velocity, s.effort
 
     def _spin(self):
         try:
@@ -194,22 +196,16 @@ class DemoProbe(Node):
             pass
 
     # ------------------------------------------------------------------ graph
-    def node_names(self):
-        """Return the fully qualified names of the nodes in the graph."""
-        return {('' if ns == '/' else ns) + '/' + name
-                for name, ns in self.get_node_names_and_namespaces()}
-
     def goal_subscribers(self):
         """Return how many nodes listen to ``planner/goal``."""
         return self._goal_pub.get_subscription_count()
 
     # ------------------------------------------------------------------ lifecycle
-    def _client(self, node, kind):
-        key = (node, kind)
-        if key not in self._lifecycle_clients:
-            srv = ChangeState if kind == 'change_state' else GetState
-            self._lifecycle_clients[key] = self.create_client(srv, f'{node}/{kind}')
-        return self._lifecycle_clients[key]
+    def _client(self, node):
+        if node not in self._lifecycle_clients:
+            self._lifecycle_clients[node] = self.create_client(ChangeState,
+                                                               f'{node}/change_state')
+        return self._lifecycle_clients[node]
 
     def _call(self, client, request, timeout):
         if not client.wait_for_service(timeout_sec=timeout):
@@ -224,7 +220,7 @@ class DemoProbe(Node):
 
     def lifecycle_available(self, node, timeout=0.0):
         """Tell whether ``node``'s lifecycle services are up."""
-        return self._client(node, 'change_state').wait_for_service(timeout_sec=timeout)
+        return self._client(node).wait_for_service(timeout_sec=timeout)
 
     def change_state(self, node, transition, timeout=10.0):
         """
@@ -247,13 +243,8 @@ class DemoProbe(Node):
         """
         req = ChangeState.Request()
         req.transition.id = TRANSITIONS[transition]
-        res = self._call(self._client(node, 'change_state'), req, timeout)
+        res = self._call(self._client(node), req, timeout)
         return None if res is None else bool(res.success)
-
-    def lifecycle_state(self, node, timeout=5.0):
-        """Return the label of ``node``'s lifecycle state, or None without answer."""
-        res = self._call(self._client(node, 'get_state'), GetState.Request(), timeout)
-        return None if res is None else res.current_state.label
 
     # ------------------------------------------------------------------ goals
     def send_goal(self, waypoints, durations=None):

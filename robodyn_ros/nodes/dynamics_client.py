@@ -237,6 +237,11 @@ class RemoteEffortProvider:
         self.last_round_trip = None
 
     @property
+    def local(self):
+        """In-process provider with the same model and settings (ModelEffortProvider)."""
+        return self._local
+
+    @property
     def model(self):
         """Model used, payload included (RobotModel)."""
         return self._local.model

@@ -290,8 +290,7 @@ def planner_plan_times(robot, repeat, seed=0, effort_share=0.55):
         limits = limits.with_values(acceleration=estimate_acceleration_limits(model))
     limits = limits.with_values(effort=limits.effort * effort_share)
     rng = np.random.default_rng(seed)
-    lo, hi = model.lower_limits, model.upper_limits
-    mid = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
+    mid = model.home_configuration(1.0)
     pts = np.array([mid + 0.3 * (model.random_configuration(rng) - mid) for _ in range(6)])
     procs = [_start('parallel_dynamics_node', ['-r', f'__node:=bench_plan_service_{os.getpid()}',
                                                '-p', f'robot:={robot}'])]

@@ -45,10 +45,11 @@ from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
+from std_srvs.srv import Trigger
 
-from .conversions import order_index
 from .diagnostics import Diagnostics, ERROR, OK, WARN
-from .joint_state_cdr import JointStateEncoder, read_joint_state
+from .joint_state_cdr import JointStateEncoder
+from .joint_state_reader import JointStateError, JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
 from .runner import run_node
@@ -56,16 +57,20 @@ from .sampled import SampledTopic
 from ..errors import RobodynError
 from ..friction.compensation import with_friction
 from ..hardware.board.transports import open_transport
+from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
-from ..hardware.settings import DriverSettings, InterfaceSettings
+from ..hardware.settings import (DriverSettings, InterfaceSettings, MAX_COMMAND_TIMEOUT,
+                                 MAX_HOLD_TIME)
 
 NODE_NAME = 'hardware_interface'
-COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+#: joint_commands: every message is taken at each board cycle; the depth keeps a second
+#: publisher's flood from pushing the claim holder's messages out between two cycles.
+COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.BEST_EFFORT)
 _LEVELS = {'ok': OK, 'warn': WARN, 'error': ERROR}
 #: Parameters that change InterfaceSettings at run time.
 RUNTIME = ('friction_compensation', 'friction_band', 'friction_scale', 'load_friction',
-           'load_friction_period', 'command_timeout', 'limit_margin', 'auto_recover',
-           'reconnect_period')
+           'load_friction_period', 'command_timeout', 'hold_time', 'hold_bandwidth',
+           'limit_margin', 'auto_recover', 'reconnect_period')
 
 
 def _positive_list(name):
@@ -124,11 +129,21 @@ def parameter_specs():
         ParamSpec('dynamics_backend', 'auto', 'Dynamics for the load-dependent friction: auto '
                   '(compiled kernels when available, else numpy) or numpy',
                   choices=('auto', 'numpy'), read_only=True),
-        ParamSpec('command_timeout', 0.1, 'A joint_commands message older than this gives '
-                  'zero current [s]', low=0.001, high=10.0),
+        ParamSpec('command_timeout', 0.02, 'A joint_commands stream silent for longer than '
+                  'this has stopped: the interface holds the arm where it is [s] (cannot be '
+                  'raised while active)', low=0.001, high=MAX_COMMAND_TIMEOUT),
+        ParamSpec('hold_time', 2.0, 'How long the interface holds on its own before it '
+                  'brakes and switches the outputs off [s] (cannot be raised while active)',
+                  low=0.05, high=MAX_HOLD_TIME),
+        ParamSpec('hold_bandwidth', 40.0, 'Natural frequency of the hold (gravity '
+                  'compensation plus a PD scaled by the joint inertia) [rad/s]', low=1.0,
+                  high=500.0),
         ParamSpec('limit_margin', 0.05, 'Width of the joint-limit torque ramp [rad or m]',
                   low=0.0, high=1.0),
-        ParamSpec('auto_recover', True, 'Clear faults, re-enable and reconnect automatically'),
+        ParamSpec('auto_recover', False, 'After a board fault or a lost link whose cause is '
+                  'gone, switch the outputs on again by itself and hold the arm where it is '
+                  '(never the last command); false: outputs stay off until ~/reset_fault or a '
+                  'deactivate/activate'),
         ParamSpec('reconnect_period', 0.5, 'Time between reconnection and recovery attempts '
                   '[s]', low=0.05, high=60.0),
         ParamSpec('diagnostics_period', 1.0, 'Diagnostics republish period [s]', low=0.05,
@@ -144,27 +159,30 @@ class HardwareInterfaceNode(LifecycleNode):
         self._names = ()
         self._state_pub = None
         self._state_enc = None
-        self._cmd_cache = {}
+        self._cmd_reader = None
+        self._sources = {}
         self._cmd_sub = None
         self._diag_timer = None
         super().__init__(NODE_NAME, **kwargs)
         self._values = declare(self, model_parameters() + parameter_specs(),
-                               on_change=self._on_parameter)
+                               on_changes=self._on_parameter)
         self._diag = Diagnostics(self, hardware_id='motor_driver_board',
                                  period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
+        self.create_service(Trigger, '~/reset_fault', self._on_reset_fault)
 
     # ------------------------------------------------------------------ parameters
-    def _on_parameter(self, name, value):
-        self._values[name] = value
-        if name in RUNTIME and self._hw is not None:
-            changes = {name: value}
-            if name == 'reconnect_period':
-                changes['recover_period'] = value
+    def _on_parameter(self, changes):
+        """Apply a set of run-time changes to the interface all at once (or none)."""
+        runtime = {k: v for k, v in changes.items() if k in RUNTIME}
+        if 'reconnect_period' in runtime:
+            runtime['recover_period'] = runtime['reconnect_period']
+        if runtime and self._hw is not None:
             try:
-                self._hw.update_settings(**changes)
+                self._hw.update_settings(**runtime)
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
+        self._values.update(changes)
 
     def _settings(self):
         v = self._values
@@ -190,41 +208,68 @@ class HardwareInterfaceNode(LifecycleNode):
         pub.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
                                sample.velocity, sample.effort))
 
-    def _poll_commands(self):
-        newest = self._cmd_sub.latest() if self._cmd_sub is not None else None
-        if newest is not None:
-            data, received = newest
-            now = time.monotonic() - max(0.0, time.time() - received)
-            try:
-                msg = read_joint_state(data, self._cmd_cache)
-            except Exception as exc:  # a corrupt command is refused, never applied
-                if self._hw is not None:
-                    self._hw.commands.reject(f'joint_commands: unreadable message ({exc})',
-                                             now)
-                return
-            self._on_command(msg, now)
+    def _commands(self):
+        """
+        Take every new ``joint_commands`` message (the I/O loop's command source).
 
-    def _on_command(self, msg, now=None):
+        Returns
+        -------
+        list
+            Oldest first: ``(torque, stamp, source)`` in model order, with
+            ``torque`` None for a release (names, no efforts), or a
+            :class:`~robodyn_ros.hardware.errors.CommandRejected`. ``source``
+            names the publishing node and its GID.
+
+        """
+        out = []
+        if self._cmd_sub is None:
+            return out
+        for data, received, gid in self._cmd_sub.take_all_with_source():
+            stamp = time.monotonic() - max(0.0, time.time() - received)
+            source = self._source_name(gid)
+            try:
+                sample = self._cmd_reader.read(data)
+            except JointStateError as exc:  # refused, never applied
+                out.append(CommandRejected(f'joint_commands from {source}: {exc}', stamp))
+                continue
+            out.append((sample.effort, stamp, source))
+        return out
+
+    def _source_name(self, gid):
+        """Name a publisher as ``node (gid ...)`` (looked up once per GID)."""
+        if gid is None:
+            return 'unknown publisher'
+        name = self._sources.get(gid)
+        if name is None:
+            nodes = {bytes(i.endpoint_gid[:len(gid)]): f'{i.node_namespace.rstrip("/")}/'
+                     f'{i.node_name}' for i in self.get_publishers_info_by_topic(
+                         self._cmd_sub.topic)}
+            name = f'{nodes.get(gid, "unknown node")} (gid {gid.hex()[-8:]})'
+            self._sources[gid] = name
+        return name
+
+    def _on_reset_fault(self, request, response):
+        """``~/reset_fault`` (std_srvs/Trigger): the explicit re-arm after a fault or a stop."""
         hw = self._hw
         if hw is None:
+            response.success, response.message = False, 'not configured'
+            return response
+        try:
+            response.message = hw.reset_fault()
+            response.success = True
+        except RobodynError as exc:
+            response.success, response.message = False, str(exc)
+        self.get_logger().info(f'reset_fault: {response.message}')
+        return response
+
+    def _on_transition(self, transition):
+        """Log every change of the fault reaction's state with its cause."""
+        if not self.context.ok():
             return
-        now = time.monotonic() if now is None else now
-        if len(msg.effort) == 0:
-            hw.commands.reject('joint_commands has no effort values', now)
-            return
-        effort = list(msg.effort)
-        if msg.name:
-            if len(msg.name) != len(effort):
-                hw.commands.reject(f'joint_commands has {len(msg.name)} names and '
-                                   f'{len(effort)} efforts', now)
-                return
-            try:
-                idx = order_index(msg.name, self._names)
-            except ValueError as exc:
-                hw.commands.reject(str(exc), now)
-                return
-            effort = [effort[i] for i in idx]
-        hw.set_command(effort, now)
+        if transition.target.value in ('running', 'armed', 'disabled', 'unconfigured'):
+            self.get_logger().info(f'drive state {transition}')
+        else:
+            self.get_logger().warning(f'drive state {transition}')
 
     def _on_health(self, health):
         if self.context.ok():  # keep the last statistics; the periodic refresh renews them
@@ -266,7 +311,8 @@ class HardwareInterfaceNode(LifecycleNode):
             self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
                                          on_sample=self._publish_sample,
                                          on_health=self._on_health,
-                                         dynamics_backend=v['dynamics_backend'])
+                                         dynamics_backend=v['dynamics_backend'],
+                                         on_transition=self._on_transition)
             identity = self._hw.configure()
         except (RobodynError, OSError, TimeoutError, ValueError) as exc:
             self._release()
@@ -279,7 +325,10 @@ class HardwareInterfaceNode(LifecycleNode):
                                       'unit torque axis (1 N m/A)')
         # joint_commands is taken by the I/O loop at each board cycle (no callback)
         self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS, raw=True)
-        self._hw.command_source = self._poll_commands
+        self._cmd_reader = JointStateReader(self._names, required=(), allow_extra=False,
+                                            allow_unnamed=True)
+        self._sources = {}
+        self._hw.command_source = self._commands
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
         fw = '.'.join(map(str, identity.firmware))
         self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '
@@ -297,8 +346,8 @@ class HardwareInterfaceNode(LifecycleNode):
             self.get_logger().error(message)
             self._diag.update(ERROR, message)
             return TransitionCallbackReturn.FAILURE
-        self.get_logger().info('outputs enabled')
-        self._diag.update(OK, 'active')
+        self.get_logger().info('armed: brakes on until a joint_commands stream arrives')
+        self._diag.update(OK, 'active (armed)')
         return super().on_activate(state)
 
     def on_deactivate(self, state):

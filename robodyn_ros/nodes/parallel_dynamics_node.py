@@ -116,7 +116,7 @@ class ParallelDynamicsNode(Node):
 
     def __init__(self, **kwargs):
         super().__init__('parallel_dynamics', **kwargs)
-        self._values = declare(self, parameter_specs(), on_change=self._on_change)
+        self._values = declare(self, parameter_specs(), on_changes=self._on_change)
         self._model = load_model(self, self._values)
         self._fingerprint = model_fingerprint(self._model)
         try:
@@ -153,10 +153,10 @@ class ParallelDynamicsNode(Node):
         return EffortSolver(self._model, values['threads'], values['scheme'],
                             values['friction'])
 
-    def _on_change(self, name, value):
+    def _on_change(self, changes):
         values = dict(self._values)
-        values[name] = value
-        if name in ('threads', 'scheme', 'friction'):
+        values.update(changes)
+        if set(changes) & {'threads', 'scheme', 'friction'}:
             try:
                 solver = self._make_solver(values)
             except RobodynError as exc:
@@ -165,7 +165,8 @@ class ParallelDynamicsNode(Node):
             old.close()
         self._values = values
         self._publish_info()
-        self.get_logger().info(f'parameter {name} = {value!r}')
+        for name, value in changes.items():
+            self.get_logger().info(f'parameter {name} = {value!r}')
 
     def _publish_info(self):
         self._info_pub.publish(proto.json_msg({

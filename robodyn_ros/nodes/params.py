@@ -132,9 +132,13 @@ class ParamSpec:
         return None
 
 
-def declare(node, specs, on_change=None):
+def declare(node, specs, on_change=None, on_changes=None):
     """
     Declare and validate a node's parameters.
+
+    A set of parameters (``set_parameters`` or ``set_parameters_atomically``)
+    is all or nothing: every value of the set is checked against its spec
+    first, and the node's own check sees the whole set at once.
 
     Parameters
     ----------
@@ -143,8 +147,14 @@ def declare(node, specs, on_change=None):
     specs : sequence of ParamSpec
         Parameters.
     on_change : callable, optional
-        Called as ``on_change(name, value)`` after a valid run-time change;
-        it may raise ``ValueError`` to refuse the change.
+        Called as ``on_change(name, value)`` for each parameter of a valid
+        set, in order; it may raise ``ValueError`` to refuse it (the
+        parameters before it in the set have then been applied: use
+        ``on_changes`` for atomic sets).
+    on_changes : callable, optional
+        Called once per valid set as ``on_changes(changes)`` (a dict, name
+        to value, in the order given); it must check everything before it
+        applies anything, and raise ``ValueError`` to refuse the whole set.
 
     Returns
     -------
@@ -173,6 +183,7 @@ def declare(node, specs, on_change=None):
         values[spec.name] = value
 
     def callback(params):
+        changes = {}
         for p in params:
             spec = by_name.get(p.name)
             if spec is None:
@@ -180,11 +191,15 @@ def declare(node, specs, on_change=None):
             reason = spec.validate(p.value)
             if reason:
                 return SetParametersResult(successful=False, reason=reason)
+            changes[p.name] = p.value
+        try:
+            if on_changes is not None and changes:
+                on_changes(changes)
             if on_change is not None:
-                try:
-                    on_change(p.name, p.value)
-                except ValueError as exc:
-                    return SetParametersResult(successful=False, reason=str(exc))
+                for name, value in changes.items():
+                    on_change(name, value)
+        except ValueError as exc:
+            return SetParametersResult(successful=False, reason=str(exc))
         return SetParametersResult(successful=True)
 
     node.add_on_set_parameters_callback(callback)

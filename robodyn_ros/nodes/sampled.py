@@ -101,6 +101,31 @@ class SampledTopic:
             stamp = info.get('received_timestamp') if isinstance(info, dict) else None
             out.append((msg, stamp * 1e-9 if stamp else time.time()))
 
+    def take_all_with_source(self):
+        """
+        Take every unread message with its publisher.
+
+        Returns
+        -------
+        list of tuple
+            ``(message, received, publisher_gid)`` oldest first;
+            ``publisher_gid`` is the publisher's GID (bytes, or None when
+            the middleware does not give it).
+
+        """
+        out = []
+        while True:
+            got = self._take()
+            if got is None:
+                return out
+            msg, info = got
+            stamp = gid = None
+            if isinstance(info, dict):
+                stamp = info.get('received_timestamp')
+                gid = (info.get('publisher_gid') or {}).get('data')
+            out.append((msg, stamp * 1e-9 if stamp else time.time(),
+                        bytes(gid) if gid is not None else None))
+
     def latest(self):
         """Take every unread message and return the newest ``(message, received)`` or None."""
         msgs = self.take_all()

@@ -40,9 +40,10 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import joint_state_arrays, trajectory_arrays, trajectory_msg
+from .conversions import trajectory_arrays, trajectory_msg
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .dynamics_client import DynamicsClient, RemoteEffortProvider
+from .joint_state_reader import JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
@@ -50,7 +51,7 @@ from .sampled import SampledTopic
 from ..errors import RobodynError
 from ..planning.efforts import ModelEffortProvider, Payload
 from ..planning.limits import estimate_acceleration_limits, PlanningLimits
-from ..planning.planner import Planner, PlannerConfig, PROFILES
+from ..planning.planner import Planner, PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
 
 #: QoS of joint_states: the newest sample only.
 STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
@@ -113,6 +114,11 @@ def parameter_specs():
                   low=0.01, high=1.0),
         ParamSpec('time_scaling', True, 'Slow plans down so that the inverse-dynamics torques '
                   'stay within the effort limits (Hollerbach)'),
+        ParamSpec('time_parameterization', 'optimal', 'Timing of spline plans and Cartesian '
+                  'lines without given times: uniform (Hollerbach stretch), optimal '
+                  '(time-optimal under velocity, acceleration and torque limits, friction and '
+                  'payload included) or optimal_smooth (the same with continuous '
+                  'acceleration)', choices=TIME_PARAMETERIZATIONS),
         ParamSpec('effort_reserve', 0.0, 'Share of each effort limit kept free for feedback',
                   low=0.0, high=0.9),
         ParamSpec('friction', True, 'Include joint friction in the efforts'),
@@ -143,7 +149,7 @@ class TrajectoryPlannerNode(Node):
 
     def __init__(self, **kwargs):
         super().__init__('trajectory_planner', **kwargs)
-        self._values = declare(self, parameter_specs(), on_change=self._on_change)
+        self._values = declare(self, parameter_specs(), on_changes=self._on_change)
         self._model = load_model(self, self._values)
         names = self._values['joints'] or self._model.joint_names
         for name in names:
@@ -152,6 +158,8 @@ class TrajectoryPlannerNode(Node):
                     f'parameter joints: {name!r} is not a joint of {self._model.name!r} '
                     f'({", ".join(self._model.joint_names)})')
         self._names = list(names)
+        self._state_reader = JointStateReader(self._names)
+        self._full_reader = JointStateReader(self._model.joint_names)
         self._measured = None
         self._measured_full = None
         self._current = None
@@ -189,7 +197,8 @@ class TrajectoryPlannerNode(Node):
         config = PlannerConfig(profile=values['profile'], time_scaling=values['time_scaling'],
                                effort_reserve=values['effort_reserve'],
                                sample_period=values['sample_period'],
-                               compute_efforts=True)
+                               compute_efforts=True,
+                               time_parameterization=values['time_parameterization'])
         frame = values['payload_frame'] or None
         payload = Payload(values['payload_mass'], tuple(values['payload_com']), None, frame)
         if frame is not None:
@@ -217,21 +226,23 @@ class TrajectoryPlannerNode(Node):
             states.destroy()
         super().destroy_node()
 
-    def _on_change(self, name, value):
+    def _on_change(self, changes):
         values = dict(self._values)
-        values[name] = value
+        values.update(changes)
+        names = ', '.join(changes)
         try:
             planner = self._build(values)
         except (RobodynError, ValueError) as exc:
-            raise ValueError(f'{name}: {exc}') from None
+            raise ValueError(f'{names}: {exc}') from None
         self._values = values
         self._planner = planner
-        self.get_logger().info(f'parameter {name} = {value!r}')
+        for name, value in changes.items():
+            self.get_logger().info(f'parameter {name} = {value!r}')
 
     # ------------------------------------------------------------------ inputs
     def _on_joint_state(self, msg):
         try:
-            q, qd, _ = joint_state_arrays(msg, self._names)
+            q = self._state_reader.read(msg).position
         except ValueError as exc:
             self._diag.update(WARN, f'joint_states ignored: {exc}', self._status_values())
             return
@@ -244,7 +255,7 @@ class TrajectoryPlannerNode(Node):
             return
         try:
             # Joints that are not planned: their positions enter the efforts.
-            full, _, _ = joint_state_arrays(msg, self._model.joint_names)
+            full = self._full_reader.read(msg).position
             if np.all(np.isfinite(full)):
                 self._measured_full = full
         except ValueError:
@@ -330,7 +341,10 @@ class TrajectoryPlannerNode(Node):
         scaling = plan.scaling
         text = (f'{what}: {plan.profile} plan of {plan.duration:.3f} s, {len(plan.times)} '
                 f'points, planned in {plan.planning_time * 1e3:.1f} ms')
-        if scaling is not None:
+        if getattr(scaling, 'check', None) is not None:
+            text += (f'; {self._values["time_parameterization"]} timing, peak torque ratio '
+                     f'{float(np.max(scaling.check.torque)):.3f}')
+        elif scaling is not None:
             text += (f'; torque ratio {scaling.peak_ratio_before:.3f} -> '
                      f'{scaling.peak_ratio_after:.3f} (time x {scaling.factor:.3f})')
         self.get_logger().info(text)
@@ -344,7 +358,15 @@ class TrajectoryPlannerNode(Node):
         if plan is not None:
             values.update(duration_s=f'{plan.duration:.4f}', points=len(plan.times),
                           planning_time_ms=f'{plan.planning_time * 1e3:.2f}')
-            if plan.scaling is not None:
+            check = getattr(plan.scaling, 'check', None)
+            if check is not None:  # time-optimal (and smoothed) timing
+                torque = check.torque
+                values.update(time_parameterization=self._values['time_parameterization'],
+                              torque_ratio_after=f'{float(np.max(torque)):.4f}',
+                              velocity_ratio=f'{float(np.max(check.velocity)):.4f}',
+                              acceleration_ratio=f'{float(np.max(check.acceleration)):.4f}',
+                              limiting_joint=self._names[int(np.argmax(torque))])
+            elif plan.scaling is not None:
                 values.update(time_scale=f'{plan.scaling.factor:.4f}',
                               torque_ratio_before=f'{plan.scaling.peak_ratio_before:.4f}',
                               torque_ratio_after=f'{plan.scaling.peak_ratio_after:.4f}',

@@ -50,25 +50,6 @@ from ..dynamics.codegen.sym_rne import joint_transforms, rne
 INPUTS = ('q', 'qd')
 
 
-def unit_names(n):
-    """
-    Names of every piece of a robot with n joints.
-
-    Parameters
-    ----------
-    n : int
-        Joints.
-
-    Returns
-    -------
-    list of str
-        ``'all'``, the rows, the elements of M and of Q.
-
-    """
-    return (['all'] + [f'row{i}' for i in range(n)]
-            + [f'm{i}_{j}' for i in range(n) for j in range(n)] + [f'q{i}' for i in range(n)])
-
-
 def _graph(model):
     params = dyn_params(model)
     n = params.n

@@ -231,23 +231,3 @@ def list_schedule(graph, processors):
         pending = [k for k in pending if k not in taken]
         levels.append(tuple(chosen))
     return Schedule(graph, p, tuple(levels))
-
-
-def schedule_table(graph, max_processors=13):
-    """
-    Schedules for p = 1 .. max_processors.
-
-    Parameters
-    ----------
-    graph : TaskGraph
-        The graph.
-    max_processors : int
-        Largest p.
-
-    Returns
-    -------
-    list of Schedule
-        One per p.
-
-    """
-    return [list_schedule(graph, p) for p in range(1, int(max_processors) + 1)]

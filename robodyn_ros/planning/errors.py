@@ -96,3 +96,35 @@ class SingularityError(PlanningError, ValueError):
 
 class RuckigError(PlanningError):
     """The ruckig library refused an input or failed to plan."""
+
+
+class StaticTorqueError(InfeasibleError):
+    """
+    A path point needs more torque than a limit even for an infinitely slow motion.
+
+    Parameters
+    ----------
+    joint : str
+        Joint name.
+    torque : float
+        Static torque there: gravity plus the low-speed friction peak in the
+        direction the joint moves [N m or N].
+    limit : float
+        The limit it exceeds [N m or N].
+    s : float
+        Path parameter of the point.
+    time : float
+        Time of the point on the path as given (its own time law) [s].
+    position : numpy.ndarray
+        Joint positions there, (n,).
+
+    """
+
+    def __init__(self, joint, torque, limit, s, time, position):
+        self.joint, self.torque, self.limit = joint, torque, limit
+        self.s, self.time, self.position = s, time, position
+        q = ', '.join(f'{v:.4g}' for v in position)
+        super().__init__(
+            f'joint {joint!r}: static torque {torque:.6g} N m exceeds the limit {limit:.6g} '
+            f'N m at path point s = {s:.6g} (t = {time:.4g} s on the given path, q = [{q}]); '
+            'gravity and friction need it even for an infinitely slow motion')

@@ -29,11 +29,15 @@ import time
 
 import numpy as np
 
+from .efforts import ModelEffortProvider
 from .errors import InfeasibleError
 from .jerk_limited import jerk_limited, smooth_stop
 from .limits import joint_vector
 from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
+from .path_trajectory import PathParameterizedTrajectory
 from .profiles import KINDS
+from .smoothing import smooth_time_optimal
+from .time_optimal import time_optimal
 from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
 from .via_points import check_range, segment_peaks, via_points
@@ -48,6 +52,15 @@ DEFAULT_JERK_PER_ACCELERATION = 10.0
 
 #: Speed and acceleration below which a start state counts as rest.
 REST_TOLERANCE = 1e-9
+
+#: Time parameterizations the planner offers (see :mod:`.time_optimal`).
+TIME_PARAMETERIZATIONS = ('uniform', 'optimal', 'optimal_smooth')
+
+#: Profiles whose paths the time-optimal parameterization takes: their joint
+#: velocities vanish only at the ends. The stop-and-go profiles stop at every
+#: waypoint (q' = 0 inside the path), where the path speed is unbounded and the
+#: motion between grid points is not resolved; they keep the uniform scaling.
+OPTIMAL_PROFILES = ('spline',)
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,16 @@ class PlannerConfig:
         Add feed-forward efforts to the dense samples.
     scaling_samples : int
         Samples of the time-scaling check grid.
+    time_parameterization : str
+        How the path is timed when no segment times are given: ``'uniform'``
+        (Hollerbach's uniform stretch), ``'optimal'`` (time-optimal under
+        velocity, acceleration and torque limits, :mod:`.time_optimal`) or
+        ``'optimal_smooth'`` (the same with continuous acceleration,
+        :mod:`.smoothing`). Only the ``'spline'`` profile and Cartesian
+        lines use it (see :data:`OPTIMAL_PROFILES`); the others are timed
+        uniformly.
+    optimal_grid : int
+        Grid points of the time-optimal parameterization.
 
     """
 
@@ -78,6 +101,8 @@ class PlannerConfig:
     sample_period: float = 0.01
     compute_efforts: bool = True
     scaling_samples: int = 120
+    time_parameterization: str = 'optimal'
+    optimal_grid: int = 400
 
     def __post_init__(self):
         if self.profile not in PROFILES:
@@ -90,6 +115,12 @@ class PlannerConfig:
             raise InputError('sample_period', f'must be in (0, 1] s, got {self.sample_period}')
         if int(self.scaling_samples) < 2:
             raise InputError('scaling_samples', f'must be >= 2, got {self.scaling_samples}')
+        if self.time_parameterization not in TIME_PARAMETERIZATIONS:
+            raise InputError('time_parameterization',
+                             f'unknown {self.time_parameterization!r}; one of '
+                             f'{", ".join(TIME_PARAMETERIZATIONS)}')
+        if int(self.optimal_grid) < 2:
+            raise InputError('optimal_grid', f'must be >= 2, got {self.optimal_grid}')
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,8 +138,9 @@ class Plan:
         Samples, (N, n) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
     efforts : numpy.ndarray or None
         Feed-forward efforts, (N, n) [N m or N].
-    scaling : TimeScalingResult or None
-        Time scaling outcome (None when off or not applicable).
+    scaling : TimeScalingResult, TimeOptimalResult, SmoothResult or None
+        Outcome of the time parameterization (None when off or not
+        applicable).
     profile : str
         Profile kind used.
     planning_time : float
@@ -279,6 +311,35 @@ class Planner:
         traj = self._path(q0, np.vstack([q0, pts]), durations, v0, a0)
         return self._finish(traj, began, given_times=durations is not None)
 
+    def plan_line(self, model, start, goal, frame=None, **options):
+        """
+        Plan a straight line of a frame in task space, timed like :meth:`plan`.
+
+        Parameters
+        ----------
+        model : RobotModel
+            The robot (the planned joints must be all its joints, in order).
+        start : array_like
+            Start joint positions, (n,).
+        goal : array_like
+            Goal pose, 4x4, or joint positions.
+        frame : str, optional
+            Moving frame (default the end effector).
+        **options
+            Passed to :func:`~.cartesian.cartesian_line`.
+
+        Returns
+        -------
+        Plan
+            The line, re-timed by the configured time parameterization.
+
+        """
+        from .cartesian import cartesian_line
+        began = time.perf_counter()
+        options.setdefault('limits', self._limits)
+        traj = cartesian_line(model, start, goal, frame, **options)
+        return self._finish(traj, began, given_times=False)
+
     def stop(self, position, velocity, acceleration):
         """
         Plan a smooth stop from a moving state.
@@ -354,9 +415,43 @@ class Planner:
             return traj                 # nothing moves: the shortest segments will do
         return build(h * ratio)
 
+    def _optimal(self, traj, start_speed):
+        """Time-optimal (and smoothed) timing of a path; None when not applicable."""
+        cfg = self._config
+        provider = self._effort if cfg.time_scaling else None
+        if provider is not None and not isinstance(provider, ModelEffortProvider):
+            # A remote provider's in-process twin gives the path dynamics (same model).
+            provider = getattr(provider, 'local', None)
+        if (self._effort is not None and cfg.time_scaling) and not (
+                isinstance(provider, ModelEffortProvider)
+                and np.all(np.isfinite(self._limits.effort))):
+            return None
+        res = time_optimal(traj, self._limits, provider, grid=cfg.optimal_grid,
+                           start_speed=start_speed,
+                           effort_limits=self._limits.effort * (1.0 - cfg.effort_reserve))
+        if cfg.time_parameterization == 'optimal_smooth' and start_speed == 0.0 and \
+                isinstance(res.trajectory, PathParameterizedTrajectory):
+            smooth = smooth_time_optimal(res.trajectory, self._limits, provider,
+                                         self._limits.effort * (1.0 - cfg.effort_reserve))
+            return smooth
+        return res
+
     def _finish(self, traj, began, given_times):
         lim = self._limits
         scaling = None
+        line = type(traj).__name__ == 'CartesianLineTrajectory'
+        if not given_times and traj.duration > 0.0 and self._config.time_parameterization != \
+                'uniform' and (line or self._config.profile in OPTIMAL_PROFILES):
+            moving = np.any(np.abs(traj.sample(0.0)[1]) > REST_TOLERANCE)
+            scaling = self._optimal(traj, 1.0 if moving else 0.0)
+            if scaling is not None:
+                traj = scaling.trajectory
+                check = scaling.check
+                for name, peaks in (('velocity', check.velocity),
+                                    ('acceleration', check.acceleration)):
+                    lim.check_rates(peaks * getattr(lim, name), name, f'peak {name}',
+                                    tol=1e-6)
+                return self._samples(traj, scaling, began, self._config.profile)
         if self._config.time_scaling and self._effort is not None and \
                 np.all(np.isfinite(lim.effort)) and traj.duration > 0.0:
             if self._probe_speeds is None:
@@ -381,4 +476,5 @@ class Planner:
 
     def __repr__(self):
         return (f'Planner(joints={list(self.joint_names)}, profile={self._config.profile!r}, '
-                f'time_scaling={self._config.time_scaling})')
+                f'time_scaling={self._config.time_scaling}, '
+                f'time_parameterization={self._config.time_parameterization!r})')

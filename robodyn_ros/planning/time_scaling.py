@@ -245,6 +245,78 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
         fix.
 
     """
+    provider = _CountingProvider(effort_provider)
+    grid = _check_grid(trajectory, effort_limits, margin, samples, provider, probe_speeds)
+    fit = _first_guess(grid, provider)
+    _refuse_static_overload(grid, fit.tau_static)
+    lower = _speed_bound(grid, velocity, acceleration, allow_speedup)
+    factor = max(lower, _factor_for_quadratic(fit.tau_static, fit.b_coef, fit.e_coef,
+                                              grid.bound))
+    if factor == 1.0 and not allow_speedup:
+        if np.max(fit.ratio_before) < 1.0 - 5.0 * margin:
+            return _result(trajectory, 1.0, fit.tau_one, grid, fit.ratio_before, grid.times,
+                           provider.calls)
+        best = (1.0, fit.tau_one)
+    else:
+        best, factor = _refine(grid, provider, fit.tau_one, factor, lower, max_iterations)
+    if best is None:
+        best = _grow(grid, provider, factor)
+    factor, tau, times = _check_between_samples(grid, provider, *best)
+    traj = trajectory if factor == 1.0 else TimeScaledTrajectory(trajectory, factor)
+    return _result(traj, factor, tau, grid, fit.ratio_before, times * factor, provider.calls)
+
+
+class _CountingProvider:
+    """An effort provider that counts its calls and returns float arrays."""
+
+    def __init__(self, provider):
+        self.provider = provider
+        self.calls = 0
+
+    def __call__(self, q, qd, qdd):
+        self.calls += 1
+        return np.asarray(self.provider(q, qd, qdd), dtype=float)
+
+
+@dataclass(eq=False)
+class _Grid:
+    """The check grid: path samples, friction probes and the limits they are held to."""
+
+    trajectory: Trajectory
+    names: list
+    limit: np.ndarray
+    bound: np.ndarray
+    margin: float
+    grid_times: np.ndarray
+    times: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    offset: np.ndarray
+    peak_speed: np.ndarray
+
+    def probe_offset(self, c):
+        """Probe speeds at factor ``c``: never above the joint's peak speed there."""
+        return np.sign(self.offset) * np.minimum(np.abs(self.offset), self.peak_speed / c)
+
+    def torques(self, provider, c):
+        """Return the true torques on the grid at factor ``c`` (one provider call)."""
+        return provider(self.q, self.qd / c + self.probe_offset(c), self.qdd / c ** 2)
+
+
+@dataclass(frozen=True, eq=False)
+class _FirstGuess:
+    """Per-sample fit ``tau = a + b / c + e / c^2`` through ``c = 1, 2, 4``."""
+
+    tau_one: np.ndarray
+    tau_static: np.ndarray
+    b_coef: np.ndarray
+    e_coef: np.ndarray
+    ratio_before: np.ndarray
+
+
+def _check_grid(trajectory, effort_limits, margin, samples, provider, probe_speeds):
+    """Phase 1: check the limits and margin, sample the grid and add the friction probes."""
     names = list(trajectory.joint_names)
     n = len(names)
     limit = np.broadcast_to(np.asarray(effort_limits, dtype=float), (n,)).copy()
@@ -255,10 +327,8 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
         raise InputError('margin', f'must be in [0, 1), got {margin}')
     times = grid_times = scaling_grid(trajectory, samples)
     q, qd, qdd = trajectory.sample(times)
-    calls = 0
     if probe_speeds is None:
-        probe_speeds = friction_peak_speeds(effort_provider, q[0])
-        calls += 1
+        probe_speeds = friction_peak_speeds(provider, q[0])
     # A probe's speed never exceeds the joint's peak speed at the factor tried.
     peak_speed = np.max(np.abs(qd), axis=0)
     offset = np.zeros_like(q)
@@ -268,63 +338,71 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
         times = np.concatenate([times, t0])
         q, qd, qdd = np.vstack([q, pq]), np.vstack([qd, pv]), np.vstack([qdd, pa])
         offset = np.vstack([offset, poff])
+    return _Grid(trajectory, names, limit, limit * (1.0 - margin), margin, grid_times, times,
+                 q, qd, qdd, offset, peak_speed)
 
-    def probe_offset(c):
-        return np.sign(offset) * np.minimum(np.abs(offset), peak_speed / c)
 
-    # One provider call: the torques as planned, at half and at quarter speed; they fit
-    # tau = a + b / c + e / c^2 per sample (a: gravity and Coulomb friction, the torque
-    # of an infinitely slow motion; b: viscous-like; e: inertia and velocity products).
-    rows = len(times)
-    tau = np.asarray(effort_provider(
-        np.vstack([q, q, q]),
-        np.vstack([qd + probe_offset(1.0), qd / 2.0 + probe_offset(2.0),
-                   qd / 4.0 + probe_offset(4.0)]),
-        np.vstack([qdd, qdd / 4.0, qdd / 16.0])), dtype=float)
-    calls += 1
+def _first_guess(grid, provider):
+    """Phase 2: one provider call at full, half and quarter speed, and the fit through them."""
+    # a: gravity and Coulomb friction, the torque of an infinitely slow motion;
+    # b: viscous-like; e: inertia and velocity products.
+    rows = len(grid.times)
+    q, qd, qdd = grid.q, grid.qd, grid.qdd
+    tau = provider(np.vstack([q, q, q]),
+                   np.vstack([qd + grid.probe_offset(1.0), qd / 2.0 + grid.probe_offset(2.0),
+                              qd / 4.0 + grid.probe_offset(4.0)]),
+                   np.vstack([qdd, qdd / 4.0, qdd / 16.0]))
     tau_one, tau_2, tau_4 = tau[:rows], tau[rows:2 * rows], tau[2 * rows:]
     # Solve a + b x + e x^2 through x = 1, 1/2, 1/4.
     e_coef = 8.0 / 3.0 * (tau_one - 3.0 * tau_2 + 2.0 * tau_4)
     b_coef = 2.0 * (tau_one - tau_2) - 1.5 * e_coef
-    tau_static = tau_one - b_coef - e_coef
+    return _FirstGuess(tau_one, tau_one - b_coef - e_coef, b_coef, e_coef,
+                       np.max(np.abs(tau_one), axis=0) / grid.limit)
 
-    def evaluate(c):
-        return np.asarray(effort_provider(q, qd / c + probe_offset(c), qdd / c ** 2),
-                          dtype=float)
 
-    ratio_before = np.max(np.abs(tau_one), axis=0) / limit
-    bound = limit * (1.0 - margin)
+def _refuse_static_overload(grid, tau_static):
+    """Phase 3: refuse a path whose static torque alone exceeds a usable limit."""
+    bound = grid.bound
     over = np.abs(tau_static) > bound
     if np.any(over):
         k, j = np.argwhere(over)[np.argmax((np.abs(tau_static) / bound)[over])]
-        raise LimitError(names[j], 'static torque', tau_static[k, j], bound[j],
+        raise LimitError(grid.names[j], 'static torque', tau_static[k, j], bound[j],
                          'exceeds the usable limit', 'N m or N',
-                         f'at t = {times[k]:.4g} s; gravity and friction need it even for '
-                         'an infinitely slow motion, so no time scaling can help')
+                         f'at t = {grid.times[k]:.4g} s; gravity and friction need it even '
+                         'for an infinitely slow motion, so no time scaling can help')
+
+
+def _speed_bound(grid, velocity, acceleration, allow_speedup):
+    """Phase 4: the smallest factor the speed and acceleration limits (and no speed-up) allow."""
     lower = 0.0 if allow_speedup else 1.0
-    for peak_vals, bounds, power in ((qd, velocity, 1.0), (qdd, acceleration, 0.5)):
+    n = len(grid.names)
+    for peak_vals, bounds, power in ((grid.qd, velocity, 1.0), (grid.qdd, acceleration, 0.5)):
         if bounds is not None:
             bounds = np.broadcast_to(np.asarray(bounds, dtype=float), (n,))
             with np.errstate(divide='ignore', invalid='ignore'):
                 need = (np.max(np.abs(peak_vals), axis=0) / bounds) ** power
             lower = max(lower, float(np.nanmax(np.where(np.isfinite(bounds), need, 0.0))))
-    factor = max(lower, _factor_for_quadratic(tau_static, b_coef, e_coef, bound))
+    return lower
+
+
+def _refine(grid, provider, tau_one, factor, lower, max_iterations):
+    """
+    Phase 5: refine the factor with the true torques.
+
+    Returns ``(best, factor)``: the best fitting ``(factor, torques)`` (None
+    if none fitted) and the last factor tried or proposed.
+    """
+    margin = grid.margin
     points = [(1.0, tau_one)]
     best = None
-    if factor == 1.0 and not allow_speedup:
-        if np.max(ratio_before) < 1.0 - 5.0 * margin:
-            return _result(trajectory, 1.0, tau_one, limit, ratio_before, times, names, calls)
-        best = (1.0, tau_one)
-    for _ in range(max(1, int(max_iterations)) if best is None else 0):
+    for _ in range(max(1, int(max_iterations))):
         if not math.isfinite(factor) or factor > 1e6:
             raise InfeasibleError('no finite time scaling keeps the torques within the limits')
-        tau = evaluate(factor)
-        calls += 1
-        worst = float(np.max(np.abs(tau) / limit))
+        tau = grid.torques(provider, factor)
+        worst = float(np.max(np.abs(tau) / grid.limit))
         if worst <= 1.0:
             if worst >= 1.0 - 3.0 * margin or factor <= lower * (1.0 + 1e-12):
-                best = (factor, tau)
-                break
+                return (factor, tau), factor
             if best is None or factor < best[0]:
                 best = (factor, tau)
         points.append((factor, tau))
@@ -334,49 +412,43 @@ def torque_limited_scaling(trajectory, effort_limits, effort_provider, *, sample
             # Refit tau = alpha + beta / c^2 per sample through the last two factors.
             beta = (t_a - t_b) / (1.0 / c_a ** 2 - 1.0 / c_b ** 2)
             alpha = t_b - beta / c_b ** 2
-            new = _factor_for(alpha, beta, bound)
+            new = _factor_for(alpha, beta, grid.bound)
         if not math.isfinite(new) or abs(new - factor) <= 1e-12 * factor:
             new = factor * (1.0 + max(margin, 1e-3)) if worst > 1.0 else \
                 factor * (1.0 - max(margin, 1e-3))
         factor = max(lower, new)
-    if best is None:
-        # Fall back: grow the factor until the true torques fit.
-        for _ in range(200):
-            factor *= 1.05
-            tau = evaluate(factor)
-            calls += 1
-            if np.max(np.abs(tau) / limit) <= 1.0:
-                best = (factor, tau)
-                break
-        else:
-            raise InfeasibleError('no time scaling found that keeps the torques within the '
-                                  'limits')
-    factor, tau = best
-    # Look between the grid samples next to the largest ratios of each joint.
-    grid = len(grid_times)
+    return best, factor
+
+
+def _grow(grid, provider, factor):
+    """Phase 6 (fallback): grow the factor by 5 % steps until the true torques fit."""
+    for _ in range(200):
+        factor *= 1.05
+        tau = grid.torques(provider, factor)
+        if np.max(np.abs(tau) / grid.limit) <= 1.0:
+            return factor, tau
+    raise InfeasibleError('no time scaling found that keeps the torques within the limits')
+
+
+def _check_between_samples(grid, provider, factor, tau):
+    """Phase 7: check the torques between the grid samples next to each joint's peaks."""
+    size = len(grid.grid_times)
     for _ in range(5):
-        extra = _around_peaks(grid_times, np.abs(tau[:grid]) / limit)
-        eq, eqd, eqdd = trajectory.sample(extra)
-        tau_extra = np.asarray(effort_provider(eq, eqd / factor, eqdd / factor ** 2),
-                               dtype=float)
-        calls += 1
-        worst = float(np.max(np.abs(tau_extra) / limit))
+        extra = _around_peaks(grid.grid_times, np.abs(tau[:size]) / grid.limit)
+        eq, eqd, eqdd = grid.trajectory.sample(extra)
+        tau_extra = provider(eq, eqd / factor, eqdd / factor ** 2)
+        worst = float(np.max(np.abs(tau_extra) / grid.limit))
         if worst <= 1.0:
-            break
+            return (factor, np.vstack([tau, tau_extra]),
+                    np.concatenate([grid.times, extra]))
         factor *= 1.0 + 2.0 * (worst - 1.0) + 1e-6
-        tau = evaluate(factor)
-        calls += 1
-    else:
-        raise InfeasibleError('the torque between grid samples keeps exceeding the limits; '
-                              'use more samples')
-    tau = np.vstack([tau, tau_extra])
-    times = np.concatenate([times, extra])
-    traj = trajectory if factor == 1.0 else TimeScaledTrajectory(trajectory, factor)
-    return _result(traj, factor, tau, limit, ratio_before, times * factor, names, calls)
+        tau = grid.torques(provider, factor)
+    raise InfeasibleError('the torque between grid samples keeps exceeding the limits; '
+                          'use more samples')
 
 
-def _result(traj, factor, tau, limit, ratio_before, times, names, calls):
-    ratio = np.abs(tau) / limit
+def _result(traj, factor, tau, grid, ratio_before, times, calls):
+    ratio = np.abs(tau) / grid.limit
     k, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-    return TimeScalingResult(traj, float(factor), ratio_before, ratio.max(axis=0), names[j],
-                             float(times[k]), calls)
+    return TimeScalingResult(traj, float(factor), ratio_before, ratio.max(axis=0),
+                             grid.names[j], float(times[k]), calls)

@@ -160,11 +160,6 @@ class ViaPointTrajectory(PiecewisePolynomialTrajectory):
         """Velocities at the knots, (M + 1, n) [rad/s or m/s]."""
         return self._vel.copy()
 
-    @property
-    def knot_accelerations(self):
-        """Accelerations at the knots, (M + 1, n) [rad/s^2 or m/s^2]."""
-        return self._acc.copy()
-
     def _evaluate(self, times):
         q, qd, qdd = super()._evaluate(times)
         q[times >= self.duration] = self._points[-1]

@@ -27,11 +27,14 @@ from ..control.computed_torque import ComputedTorque
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.mbvsst import MBVSST
 from ..errors import InputError
+from ..friction.models import with_joint_friction, without_friction
 from ..model import load_robot
-from ..sim.mismatch import scaled_inertia, scaled_inertials, with_joint_friction, without_friction
-from ..sim.references import cosine_excursion, rest_to_rest, square_wave, three_five_three
+from ..planning.multi_segment import three_five_three
+from ..planning.periodic import cosine_excursion, square_wave
+from ..planning.point_to_point import point_to_point
+from ..sim.mismatch import scaled_inertia, scaled_inertials
 from ..sim.runner import Sensor
-from ..sim.scenario_base import mid_configuration, run, ScenarioResult
+from ..sim.scenario_base import run, ScenarioResult
 
 
 # ---------------------------------------------------------------------- seed 001
@@ -67,10 +70,11 @@ def ct_perfect(robot='puma560', period=1e-3, omega=20.0, quick=False):
     result = ScenarioResult('ct_perfect', f'Computed torque, perfect model ({robot}): error '
                                           'against the analytic critically damped response')
     n = model.n
-    q_start = mid_configuration(model)
+    q_start = model.home_configuration(0.5)
     goal = q_start + 0.3 * np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
     duration = 0.5 if quick else 1.5
-    ref = rest_to_rest(q_start, goal, duration, model.joint_names)
+    ref = point_to_point(q_start, goal, 'quintic', duration=duration,
+                         joint_names=model.joint_names)
     e0 = 0.02
     deviation = {}
     for h in ((period,) if quick else (period, period / 2.0)):
@@ -217,7 +221,7 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
     start = np.radians([0.0, -90.0, 0.0])
     duration = 2.5 if quick else 900 * h
     if reference == '353':
-        ref = three_five_three(start, np.radians([0.0, 5.0, 25.0, 30.0]),
+        ref = three_five_three(start + np.radians([0.0, 5.0, 25.0, 30.0])[:, None],
                                np.array([2.0, 5.0, 2.0]) / 1.21, model.joint_names)
     elif reference == 'square':
         ref = square_wave(start, math.radians(30.0), 4.9, duration, model.joint_names)

@@ -42,8 +42,8 @@ from ..dynamics.codegen.expr import Graph
 from ..dynamics.codegen.grouping import group_parameters
 from ..dynamics.codegen.sym_rne import rne
 
-#: Seed counts: key -> (multiplications, additions, citation).
-SEED_COUNTS = {
+#: Published counts of the source documents: key -> (multiplications, additions, citation).
+PUBLISHED_COUNTS = {
     'general_6r': (678, 521, 'seed 002 Table 3-1, design 2 (general purpose)'),
     'cmu_dd_arm2': (303, 226, 'seed 002 Table 3-1, design 7 (DD Arm II customized)'),
     'rx90_symmetric_base': (160, 113, 'seed 001 Table 7.6 (symmetric, base parameters)'),
@@ -244,7 +244,7 @@ def comparisons():
     Returns
     -------
     list of dict
-        One row per case: ``key``, ``case``, ``seed`` (mult, add),
+        One row per case: ``key``, ``case``, ``published`` (mult, add),
         ``citation``, ``ours`` (mult, add), ``counts`` (full counts),
         ``extra`` (a second accounting, or None) and ``note``.
 
@@ -252,8 +252,8 @@ def comparisons():
     rows = []
 
     def row(key, case, counts, note, extra=None):
-        mult, add, cite = SEED_COUNTS[key]
-        rows.append({'key': key, 'case': case, 'seed': (mult, add), 'citation': cite,
+        mult, add, cite = PUBLISHED_COUNTS[key]
+        rows.append({'key': key, 'case': case, 'published': (mult, add), 'citation': cite,
                      'ours': None if counts is None else (counts['mul'], counts['add']),
                      'counts': counts, 'extra': extra, 'note': note})
 

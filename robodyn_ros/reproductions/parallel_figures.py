@@ -26,23 +26,24 @@ import math
 
 # ----------------------------------------------------------------------------- seed 004
 #: Generic 6-link arm: thesis schedule lengths (Appendix C, Table 4.3) by p.
-SEED004_GENERIC = {1: 231, 2: 116, 3: 78, 4: 58, 5: 47, 6: 39, 7: 34, 8: 31, 9: 30, 13: 27}
+DHANARAJ_GENERIC_LENGTHS = {1: 231, 2: 116, 3: 78, 4: 58, 5: 47, 6: 39, 7: 34, 8: 31, 9: 30,
+                            13: 27}
 #: The seed-004 digest's re-implementation of the scheduler (230-task set).
 DIGEST004_GENERIC = {1: 230, 2: 116, 3: 77, 4: 58, 5: 47, 6: 39, 7: 34, 8: 31, 9: 30, 10: 29,
                      11: 29, 12: 28, 13: 27}
 #: Customized Stanford arm: thesis schedule lengths (Appendix C.9-C.15).
-SEED004_STANFORD = {1: 156, 2: 79, 3: 52, 4: 39, 5: 32, 6: 29, 7: 27, 8: 27}
+DHANARAJ_STANFORD_LENGTHS = {1: 156, 2: 79, 3: 52, 4: 39, 5: 32, 6: 29, 7: 27, 8: 27}
 #: The digest's reproduction on its Table 4.7 graph.
 DIGEST004_STANFORD = {1: 156, 2: 79, 3: 52, 4: 40, 5: 32, 6: 28, 7: 26, 8: 26}
 #: Table 4.8, "present work": processing time [ms] on Intel 8086s (= levels x 0.135 ms).
-SEED004_STANFORD_MS = {1: 21.06, 2: 10.67, 3: 7.02, 4: 5.26, 5: 4.32, 6: 3.92, 7: 3.65,
-                       8: 3.65}
+DHANARAJ_STANFORD_MS = {1: 21.06, 2: 10.67, 3: 7.02, 4: 5.26, 5: 4.32, 6: 3.92, 7: 3.65,
+                        8: 3.65}
 #: The thesis's cost model: one level = 21.06 ms / 156 subtasks [s].
-SEED004_LEVEL_TIME = 21.06e-3 / 156
+DHANARAJ_LEVEL_TIME = 21.06e-3 / 156
 #: Generic 6-link graph: subtasks, layers, concurrency (Sec. 4.3.1, Table 4.3).
-SEED004_GENERIC_SHAPE = {'tasks': 231, 'layers': 27, 'width': 13}
+DHANARAJ_GENERIC_SHAPE = {'tasks': 231, 'layers': 27, 'width': 13}
 #: Stanford customized graph (Table 4.7).
-SEED004_STANFORD_SHAPE = {'tasks': 156, 'layers': 27, 'width': 9}
+DHANARAJ_STANFORD_SHAPE = {'tasks': 156, 'layers': 27, 'width': 9}
 
 #: Table 4.7: subtasks of the customized Stanford inverse dynamics (joint 3 prismatic).
 TABLE_4_7 = tuple("""
@@ -61,7 +62,7 @@ TABLE_4_7_PRISMATIC = (False, False, True, False, False, False)
 # ----------------------------------------------------------------------------- seed 003
 #: Table 7.1 (MA3000, 3 DOF, T800 transputers): configuration -> figures.
 #: Times [ms]; activity: busy share of each worker [%]. Lost cells are None.
-SEED003_TABLE_7_1 = {
+MIRAB_TABLE_7_1 = {
     'serial': {'workers': 1, 'time_ms': 6.797},
     'rows': {'workers': 3, 'time_ms': 4.6, 'speedup': 1.478, 'efficiency': 0.49,
              'activity': (95.65, 43.48, 21.72)},
@@ -74,8 +75,8 @@ SEED003_TABLE_7_1 = {
 }
 
 # ----------------------------------------------------------------------------- seed 000
-#: Modelled speed-ups of seed 000 (Sec. 3.3, Ch. 4-5) as functions of n.
-SEED000_SPEEDUP = {
+#: Modelled speed-ups of seed 000's per-link workers (Sec. 3.3, Ch. 4-5) as functions of n.
+PER_LINK_MODELLED_SPEEDUP = {
     'serial with buffers': lambda n: 1.0,
     'parallel with buffers': lambda n: n / (0.62 * n + 0.38),
     'parallel with buffers, pipelined': lambda n: n / (0.43 * n + 0.57),
@@ -84,13 +85,13 @@ SEED000_SPEEDUP = {
     'hybrid prediction': lambda n: n / (0.19 * n + 0.81),
 }
 #: Per-link operation counts of seed 000 Tables 2.1/2.2: 138 mul + 119 add.
-SEED000_LINK_OPS = {'mul': 138, 'add': 119, 'total': 257}
+PER_LINK_OPS = {'mul': 138, 'add': 119, 'total': 257}
 #: Extra operations per link of the first-order corrections (Sec. 5.2.2).
-SEED000_FIRST_ORDER_EXTRA = 77
+FIRST_ORDER_EXTRA_OPS = 77
 
-#: Durations of the error tables [s] and the sample period [s].
-SEED000_DURATIONS = (8.0, 6.0, 4.0, 2.0, 1.0)
-SEED000_PERIOD = 0.005
+#: Durations of the error tables [s] and the sample period of their trajectories [s].
+ERROR_TABLE_DURATIONS = (8.0, 6.0, 4.0, 2.0, 1.0)
+ERROR_TABLE_PERIOD = 0.005
 
 #: Table 6.2, zero-order prediction, Trajectory 1: thesis and [digest reproduction].
 TABLE_6_2 = {

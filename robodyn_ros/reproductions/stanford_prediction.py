@@ -73,7 +73,7 @@ def thesis_model():
     return load_robot('stanford').with_gravity(THESIS_GRAVITY)
 
 
-def trajectory(which, duration, period=ref.SEED000_PERIOD, via_q6_deg=None):
+def trajectory(which, duration, period=ref.ERROR_TABLE_PERIOD, via_q6_deg=None):
     """
     Sample seed 000's Trajectory 1 or 2.
 
@@ -115,7 +115,7 @@ def trajectory(which, duration, period=ref.SEED000_PERIOD, via_q6_deg=None):
     return Samples(t, q, qd, qdd)
 
 
-def error_table(which, method, durations=ref.SEED000_DURATIONS, frames='dh', model=None):
+def error_table(which, method, durations=ref.ERROR_TABLE_DURATIONS, frames='dh', model=None):
     """
     Prediction errors of a method along a trajectory, per duration and joint.
 

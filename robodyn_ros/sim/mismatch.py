@@ -15,6 +15,9 @@
 """
 Model errors for the closed-loop scenarios: a controller model that differs from the plant.
 
+Friction changes (:func:`robodyn_ros.friction.models.with_joint_friction`,
+:func:`~robodyn_ros.friction.models.without_friction`) live with the friction models.
+
 Every change keeps the bodies physical (positive mass, inertia tensors
 positive definite and obeying the triangle inequality), so both Pinocchio
 and our dynamics accept the result.
@@ -26,7 +29,6 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Inertial
-from ..model.joint import Friction
 
 
 def scaled_inertia(model, factor):
@@ -79,35 +81,6 @@ def scaled_inertials(model, factor):
                                     for b in model.inertials])
 
 
-def with_joint_friction(model, coulomb, viscous, smoothing_velocity=0.01):
-    """
-    Give every joint symmetric Coulomb and viscous friction.
-
-    Parameters
-    ----------
-    model : RobotModel
-        The model.
-    coulomb : array_like
-        Coulomb level per joint [N m].
-    viscous : array_like
-        Viscous coefficient per joint [N m s/rad].
-    smoothing_velocity : float
-        Width of the smooth sign [rad/s].
-
-    Returns
-    -------
-    RobotModel
-        The changed model (other friction terms removed).
-
-    """
-    c = np.broadcast_to(np.asarray(coulomb, dtype=float), (model.n,))
-    v = np.broadcast_to(np.asarray(viscous, dtype=float), (model.n,))
-    return model.replace_joints([
-        j.with_changes(friction=Friction(c[i], c[i], v[i], v[i],
-                                         smoothing_velocity=smoothing_velocity))
-        for i, j in enumerate(model.joints)])
-
-
 def perturbed_inertials(model, fraction, seed=0):
     """
     Change every link's mass, centre-of-mass offset and inertia by +-``fraction``.
@@ -145,21 +118,3 @@ def perturbed_inertials(model, fraction, seed=0):
         joints.append(j.with_changes(actuator=replace(j.actuator,
                                                       armature=j.actuator.armature * s)))
     return model.replace_inertials(bodies).replace_joints(joints)
-
-
-def without_friction(model):
-    """
-    Remove all joint friction.
-
-    Parameters
-    ----------
-    model : RobotModel
-        The model.
-
-    Returns
-    -------
-    RobotModel
-        Same model, frictionless.
-
-    """
-    return model.replace_joints([j.with_changes(friction=Friction()) for j in model.joints])

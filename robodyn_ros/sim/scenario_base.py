@@ -22,9 +22,6 @@ lines and named numbers in a :class:`ScenarioResult`.
 """
 
 from dataclasses import dataclass, field
-import math
-
-import numpy as np
 
 from .plant import Plant
 from .runner import simulate
@@ -100,30 +97,11 @@ def run(result, plant_model, q0, controller, reference, duration, label, plant_d
     return res
 
 
-def mid_configuration(model):
-    """
-    Halfway between zero (clamped into the limits) and the middle of each range.
-
-    Parameters
-    ----------
-    model : RobotModel
-        The robot.
-
-    Returns
-    -------
-    numpy.ndarray
-        (n,) [rad or m]; unbounded joints count as [-pi, pi].
-
-    """
-    lo = np.where(np.isfinite(model.lower_limits), model.lower_limits, -math.pi)
-    hi = np.where(np.isfinite(model.upper_limits), model.upper_limits, math.pi)
-    q = np.clip(np.zeros(model.n), lo, hi)
-    return 0.5 * (q + 0.5 * (lo + hi))
-
-
 def mass_at_mid(model):
     """
-    Mass matrix at :func:`mid_configuration`.
+    Mass matrix halfway from the clamped zero to the middle of the ranges.
+
+    That is, at ``model.home_configuration(0.5)``, the scenarios' start.
 
     Parameters
     ----------
@@ -136,4 +114,4 @@ def mass_at_mid(model):
         (n, n) [kg m^2].
 
     """
-    return mass_matrix(model, mid_configuration(model))
+    return mass_matrix(model, model.home_configuration(0.5))

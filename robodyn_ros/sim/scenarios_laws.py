@@ -22,9 +22,8 @@ from a wrong model, safe outputs under faults.
 import numpy as np
 
 from .mismatch import perturbed_inertials
-from .references import concatenate, repeated, rest_to_rest
 from .runner import Fault
-from .scenario_base import mass_at_mid, mid_configuration, run, ScenarioResult
+from .scenario_base import mass_at_mid, run, ScenarioResult
 from ..control.base import JointReference
 from ..control.computed_torque import ComputedTorque
 from ..control.gains import max_joint_inertia, triple_pole_pid
@@ -34,6 +33,7 @@ from ..control.sliding_mode import SlidingMode, switching_gain
 from ..control.slotine_li import SlotineLi
 from ..errors import InputError
 from ..model import load_robot
+from ..planning.periodic import out_and_back, repeated
 
 
 # ---------------------------------------------------------------------- sliding mode
@@ -64,12 +64,10 @@ def boundary_layer(robot='ma3000', widths=(0.0, 0.02, 0.05, 0.1, 0.2, 0.5), peri
     """
     truth = load_robot(robot)
     model = perturbed_inertials(truth, 0.2, seed=3)
-    q0 = mid_configuration(truth)
+    q0 = truth.home_configuration(0.5)
     amp = 0.4 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle = 1.0 if quick else 2.0
-    out = rest_to_rest(q0, q0 + amp, cycle / 2.0, truth.joint_names)
-    back = rest_to_rest(q0 + amp, q0, cycle / 2.0, truth.joint_names)
-    ref = concatenate([out, back])
+    ref = out_and_back(q0, amp, cycle, truth.joint_names)
     _, qs, qds, qdds = ref.dense(0.01)
     gain = switching_gain(model, qs, qds, qdds, inertial_error=0.25)
     lam = 10.0
@@ -123,8 +121,7 @@ def puma_ct_vs_pid(period=1e-3, omega=20.0, quick=False):
     model = load_robot('puma560')
     q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.0, 0.0])
     amp = np.array([1.0, 0.8, 1.5, 0.5, 0.5, 0.5])
-    ref = concatenate([rest_to_rest(q0, q0 + amp, 1.0, model.joint_names),
-                       rest_to_rest(q0 + amp, q0, 1.0, model.joint_names)])
+    ref = out_and_back(q0, amp, 2.0, model.joint_names)
     duration = 1.2 if quick else 2.5
     a = max_joint_inertia(model)
     viscous = np.array([j.friction.viscous_pos for j in model.joints])
@@ -181,12 +178,10 @@ def self_tuning(robot='ma3000', fraction=0.3, cycles=6, period=2e-3, law='rls', 
     truth = load_robot(robot)
     wrong = perturbed_inertials(truth, fraction, seed=7)
     cycles = 2 if quick else cycles
-    q0 = mid_configuration(truth)
+    q0 = truth.home_configuration(0.5)
     amp = 0.5 * np.where(np.arange(truth.n) % 2 == 0, 1.0, -1.0)
     cycle_t = 2.0
-    one = concatenate([rest_to_rest(q0, q0 + amp, cycle_t / 2, truth.joint_names),
-                       rest_to_rest(q0 + amp, q0, cycle_t / 2, truth.joint_names)])
-    ref = repeated(one, cycles)
+    ref = repeated(out_and_back(q0, amp, cycle_t, truth.joint_names), cycles)
     omega = 10.0
     if law == 'rls':
         adaptive = SelfTuningComputedTorque(wrong, period, omega=omega, forgetting=0.9995)
@@ -239,7 +234,7 @@ def safe_outputs(robot='ma3000', period=1e-3, quick=False):
     """
     period = max(period, 2e-3) if quick else period
     model = load_robot(robot)
-    q0 = mid_configuration(model)
+    q0 = model.home_configuration(0.5)
     faults = (Fault(0.2, 0.25, 'nan_state'), Fault(0.4, 0.45, 'stale_state'),
               Fault(0.6, 0.7, 'no_reference'), Fault(0.8, 0.85, 'nan_reference'))
     ct = ComputedTorque(model, period, omega=20.0)

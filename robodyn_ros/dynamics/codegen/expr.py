@@ -123,10 +123,6 @@ class Graph:
         """
         return [self.var(name, i) for i in range(count)]
 
-    def is_const(self, a):
-        """Tell whether node ``a`` is a constant (bool)."""
-        return self.op[a] == 'const'
-
     def value(self, a):
         """Return the value of constant node ``a`` (float), None otherwise."""
         return self.val[a] if self.op[a] == 'const' else None

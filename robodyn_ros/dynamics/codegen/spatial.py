@@ -42,16 +42,6 @@ def vadd(g, a, b):
     return [g.add(x, y) for x, y in zip(a, b)]
 
 
-def vsub(g, a, b):
-    """Return ``a - b`` for node vectors."""
-    return [g.sub(x, y) for x, y in zip(a, b)]
-
-
-def vscale(g, s, a):
-    """Return ``s a`` for a node ``s`` and a node vector ``a``."""
-    return [g.mul(s, x) for x in a]
-
-
 def cross(g, a, b):
     """Return ``a x b`` for node vectors."""
     return [g.sub(g.mul(a[1], b[2]), g.mul(a[2], b[1])),

@@ -15,8 +15,11 @@
 """
 The package's own motor driver board, host side (no rclpy).
 
-Its byte protocol in layers: :mod:`.messages` (ids, bit fields, records),
-:mod:`.codec` (payloads), :mod:`.framing` and :mod:`.crc` (frames),
+Its byte protocol in layers: :mod:`.messages` (every record by name: the
+host's :mod:`.requests`, the board's :mod:`.reports`, each packing and
+unpacking its own payload, built from :mod:`.wire`: ids, bit fields, wire
+units, the record base and registry), :mod:`.codec` (payloads by message
+id), :mod:`.framing` and :mod:`.crc` (frames),
 :mod:`.transports` (serial and UDP links), :mod:`.client` (requests and the
 state stream) and :mod:`.driver` (the board in joint space: connect, check,
 configure, read samples, send currents). The simulated board that answers

@@ -127,12 +127,20 @@ class BoardClient:
         self.stats.tx_frames += 1
         return seq
 
+    def _frames(self, timeout):
+        """Frames of what arrived; each datagram of a datagram link parsed on its own."""
+        chunks = self.transport.read_chunks(timeout)
+        if getattr(self.transport, 'framed', False):
+            return [f for chunk in chunks for f in self.parser.feed_datagram(chunk)]
+        return [f for chunk in chunks for f in self.parser.feed(chunk)]
+
     def _read(self, timeout):
-        data = self.transport.read(timeout)
         out = []
-        if not data:
+        frames = self._frames(timeout)
+        if not frames:
+            self._parser_stats()
             return out
-        for frame in self.parser.feed(data):
+        for frame in frames:
             try:
                 msg = decode_message(frame)
             except ProtocolError:
@@ -150,9 +158,12 @@ class BoardClient:
             self._last_rx_seq = frame.seq
             self.stats.rx_frames += 1
             out.append(msg)
-        self.stats.crc_errors = self.parser.crc_errors + self.parser.header_errors
-        self.stats.length_errors = self.parser.length_errors
+        self._parser_stats()
         return out
+
+    def _parser_stats(self):
+        self.stats.crc_errors = self.parser.crc_errors + self.parser.header_errors
+        self.stats.length_errors = self.parser.length_errors + self.parser.truncated
 
     def receive(self, timeout=0.0):
         """

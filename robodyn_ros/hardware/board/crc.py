@@ -20,8 +20,8 @@ reflection, no final XOR; the check value of ``b'123456789'`` is 0x29B1.
 The polynomial has the factor (x + 1), so every odd number of bit errors is
 detected; its Hamming distance is 4 up to 32751 data bits, so every error of
 up to three bits is detected; and every burst of up to 16 bits is detected.
-Computed by :func:`binascii.crc_hqx` (C); :func:`crc16_reference` is the
-bitwise definition the tests compare it with.
+Computed by :func:`binascii.crc_hqx` (C); the tests compare it with the
+bitwise definition from :data:`POLYNOMIAL`.
 
 The header (length, id, sequence number: 40 bits) carries its own CRC-8,
 polynomial 0x07 (x^8 + x^2 + x + 1), initial value 0, no reflection (check
@@ -91,29 +91,3 @@ def crc16(data, value=INITIAL):
 
     """
     return binascii.crc_hqx(data, value)
-
-
-def crc16_reference(data, value=INITIAL):
-    """
-    Compute the same CRC bit by bit (slow; for tests and documentation).
-
-    Parameters
-    ----------
-    data : bytes-like
-        The bytes.
-    value : int
-        Initial value.
-
-    Returns
-    -------
-    int
-        The CRC, 0..0xFFFF.
-
-    """
-    crc = value
-    for byte in bytes(data):
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ POLYNOMIAL) if crc & 0x8000 else (crc << 1)
-            crc &= 0xFFFF
-    return crc

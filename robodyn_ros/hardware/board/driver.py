@@ -263,14 +263,19 @@ class BoardDriver:
 
     def send_currents(self, sample, currents):
         """
-        Send set-points computed from a sample (clamped to the configured limits).
+        Send current set-points computed from a sample.
+
+        The currents are sent as given: the caller has limited them (the
+        hardware interface's :class:`~robodyn_ros.hardware.command.CurrentCommand`
+        clamps to :attr:`current_limit`); the codec refuses non-finite or
+        out-of-range values (:class:`~robodyn_ros.hardware.errors.MessageError`).
 
         Parameters
         ----------
         sample : JointSample
             The sample they were computed from.
         currents : numpy.ndarray
-            Motor currents [A], (n,); non-finite values are sent as 0.
+            Motor currents [A], (n,).
 
         Returns
         -------
@@ -278,10 +283,8 @@ class BoardDriver:
             The currents sent [A].
 
         """
-        cur = np.where(np.isfinite(currents), currents, 0.0)
-        cur = np.clip(cur, -self.current_limit, self.current_limit)
-        self.client.set_currents(sample.board_time_us, cur)
-        return cur
+        self.client.set_currents(sample.board_time_us, currents)
+        return currents
 
     def send_torque(self, sample, torque):
         """
@@ -292,7 +295,8 @@ class BoardDriver:
         sample : JointSample
             The sample they were computed from.
         torque : numpy.ndarray
-            Joint torques [N m or N], (n,).
+            Joint torques [N m or N], (n,); non-finite values are sent as 0,
+            and the currents are clamped to :attr:`current_limit`.
 
         Returns
         -------
@@ -300,4 +304,6 @@ class BoardDriver:
             The currents sent [A].
 
         """
-        return self.send_currents(sample, self.scaling.current(torque))
+        amps = self.scaling.current(np.where(np.isfinite(torque), torque, 0.0))
+        return self.send_currents(sample, np.clip(amps, -self.current_limit,
+                                                  self.current_limit))

@@ -164,6 +164,8 @@ class FrameParser:
     ----------
     frames, header_errors, crc_errors, length_errors, discarded_bytes : int
         Counters since creation.
+    truncated : int
+        Datagrams that ended inside a frame (see :meth:`end_of_datagram`).
     errors : collections.deque
         The most recent :class:`FrameError` instances.
 
@@ -177,11 +179,47 @@ class FrameParser:
         self.crc_errors = 0
         self.length_errors = 0
         self.discarded_bytes = 0
+        self.truncated = 0
         self.errors = deque(maxlen=keep_errors)
 
     def reset(self):
         """Drop pending bytes (after a reconnect); counters are kept."""
         self._buf.clear()
+
+    def end_of_datagram(self):
+        """
+        Close a datagram: bytes of an unfinished frame are dropped and counted.
+
+        On a datagram link every datagram holds whole frames; a frame cut at
+        a datagram's end is damaged, and the next datagram's bytes must never
+        complete it.
+        """
+        if self._buf:
+            self.truncated += 1
+            self.discarded_bytes += len(self._buf)
+            self._reject(FrameError(f'datagram ended inside a frame ({len(self._buf)} bytes '
+                                    'dropped)'))
+            self._buf.clear()
+
+    def feed_datagram(self, data):
+        """
+        Parse one datagram on its own (no bytes carried over from or to another).
+
+        Parameters
+        ----------
+        data : bytes-like
+            One datagram.
+
+        Returns
+        -------
+        list of Frame
+            Its complete frames whose CRC matched, in order.
+
+        """
+        self._buf.clear()
+        frames = self.feed(data)
+        self.end_of_datagram()
+        return frames
 
     @property
     def pending(self):

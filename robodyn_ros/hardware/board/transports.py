@@ -119,6 +119,22 @@ class SerialTransport:
             raise TransportError(f'serial device {self.device} lost: readable but no data')
         return data
 
+    #: A byte stream: frames may span reads.
+    framed = False
+
+    def read_chunks(self, timeout):
+        """
+        Return what arrived within ``timeout`` [s] as a list of chunks (one, or none).
+
+        Raises
+        ------
+        TransportError
+            If the port is closed or the device is gone.
+
+        """
+        data = self.read(timeout)
+        return [data] if data else []
+
     def write(self, data):
         """
         Send bytes; a frame that finds no room within ``WRITE_TIMEOUT`` is dropped.
@@ -212,9 +228,26 @@ class UdpTransport:
         if sock is not None:
             sock.close()
 
+    #: Datagrams: each holds whole frames, and is parsed on its own.
+    framed = True
+
     def read(self, timeout):
         """
-        Return the datagrams available within ``timeout`` [s] (empty on timeout).
+        Return the datagrams available within ``timeout`` [s], joined (empty on timeout).
+
+        Use :meth:`read_chunks` to keep the datagram boundaries.
+
+        Raises
+        ------
+        TransportError
+            If the socket is closed or the board's port is unreachable.
+
+        """
+        return b''.join(self.read_chunks(timeout))
+
+    def read_chunks(self, timeout):
+        """
+        Return the datagrams available within ``timeout`` [s], one per entry.
 
         Raises
         ------
@@ -235,7 +268,7 @@ class UdpTransport:
                     break
         except OSError as exc:
             raise TransportError(f'UDP link to {self.address}:{self.port} lost: {exc}') from exc
-        return b''.join(chunks)
+        return chunks
 
     def write(self, data):
         """

@@ -17,8 +17,13 @@ Board ends of the byte link, for the simulated board.
 
 :class:`PtyEndpoint` owns a pseudo-terminal pair (the host opens the slave
 device, or a symbolic link to it that is updated when the pair is
-re-created) and :class:`UdpEndpoint` a bound socket that answers the last
-host heard. Both are non-blocking and expose ``fileno()`` for ``select``.
+re-created) and :class:`UdpEndpoint` a bound socket, exclusively (a second
+board on the same port is refused), that answers the host its owner chose
+(:attr:`UdpEndpoint.peer`: the simulator sets it on a valid frame of the
+host that owns the session). Both are non-blocking, expose ``fileno()`` for
+``select`` and give what arrived as chunks with their sender
+(:meth:`read_chunks`): the pty one chunk of a byte stream, UDP one
+datagram each, which the simulator parses on its own.
 """
 
 import errno
@@ -26,6 +31,7 @@ import os
 import socket
 import tty
 
+from ...errors import RobodynError
 from ...hardware.board.transports import READ_SIZE
 
 
@@ -93,6 +99,22 @@ class PtyEndpoint:
                 return b''
             raise
 
+    #: A byte stream: frames may span reads.
+    framed = False
+
+    def read_chunks(self):
+        """
+        Return what is waiting as ``[(bytes, None)]`` (or an empty list).
+
+        Returns
+        -------
+        list of tuple
+            One chunk of the stream; the sender is the one host on the pty.
+
+        """
+        data = self.read()
+        return [(data, None)] if data else []
+
     def write(self, data):
         """Send bytes; return False if they were dropped (host not reading)."""
         try:
@@ -101,9 +123,13 @@ class PtyEndpoint:
             return False
 
 
+class PortInUse(RobodynError, OSError):
+    """The board's UDP port is taken (another board, or another program)."""
+
+
 class UdpEndpoint:
     """
-    Board end of the UDP link: a bound socket answering the last host heard.
+    Board end of the UDP link: an exclusively bound socket answering :attr:`peer`.
 
     Parameters
     ----------
@@ -121,12 +147,30 @@ class UdpEndpoint:
         self.peer = None
         self._sock = None
 
+    #: Datagrams: each one is parsed on its own.
+    framed = True
+
     def connect(self):
-        """Bind the socket (reusing the first port on a re-open)."""
+        """
+        Bind the socket (the first port again on a re-open), exclusively.
+
+        Raises
+        ------
+        PortInUse
+            If the address and port are taken.
+
+        """
         self.close()
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.address, self.port or self.requested_port))
+        port = self.port or self.requested_port
+        try:
+            sock.bind((self.address, port))
+        except OSError as exc:
+            sock.close()
+            if exc.errno == errno.EADDRINUSE:
+                raise PortInUse(f'UDP port {port} on {self.address} is in use (another '
+                                'simulated board, or another program)') from None
+            raise
         sock.setblocking(False)
         self._sock = sock
         self.port = sock.getsockname()[1]
@@ -147,22 +191,25 @@ class UdpEndpoint:
         """File descriptor to wait on (int)."""
         return self._sock.fileno()
 
-    def read(self):
-        """Return the datagrams waiting (non-blocking) and remember the sender."""
+    def read_chunks(self):
+        """
+        Return the datagrams waiting (non-blocking), each with its sender.
+
+        Returns
+        -------
+        list of tuple
+            ``(datagram, (host, port))`` in arrival order.
+
+        """
         chunks = []
         while True:
             try:
-                data, peer = self._sock.recvfrom(READ_SIZE)
+                chunks.append(self._sock.recvfrom(READ_SIZE))
             except (BlockingIOError, ConnectionRefusedError):
-                break
-            if peer != self.peer:
-                chunks.clear()  # a new host: drop what the old one sent in this batch
-                self.peer = peer
-            chunks.append(data)
-        return b''.join(chunks)
+                return chunks
 
     def write(self, data):
-        """Send one datagram to the last host heard; False if there is none."""
+        """Send one datagram to :attr:`peer`; False if there is none."""
         if self.peer is None:
             return False
         try:

@@ -43,6 +43,7 @@ JSON object per datagram and answering with one JSON object::
 
 from dataclasses import dataclass, field
 import json
+import math
 import socket
 
 FAULT_PARAMS = {
@@ -259,6 +260,73 @@ class FaultInjector:
         return default if p['amps'] is None else p['amps']
 
 
+#: Largest control request [bytes].
+MAX_REQUEST = 8192
+#: Deepest nesting of a control request (objects and arrays).
+MAX_DEPTH = 8
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f'number {text} is out of range')
+    return value
+
+
+def _no_constant(name):
+    raise ValueError(f'{name} is not a number a request may carry')
+
+
+def parse_request(data):
+    """
+    Parse one control request, bounded in size, nesting and numbers.
+
+    Parameters
+    ----------
+    data : bytes
+        The datagram.
+
+    Returns
+    -------
+    dict
+        The request.
+
+    Raises
+    ------
+    ValueError
+        Too large, too deeply nested, not UTF-8 JSON, not an object, or a
+        number that is not finite.
+
+    """
+    if len(data) > MAX_REQUEST:
+        raise ValueError(f'request of {len(data)} bytes exceeds {MAX_REQUEST}')
+    text = data.decode('utf-8')
+    depth = deepest = 0
+    in_string = False
+    i = 0
+    while i < len(text):     # count nesting before the recursive parser sees it
+        ch = text[i]
+        if in_string:
+            if ch == '\\':
+                i += 1       # skip the escaped character
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in '[{':
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                raise ValueError(f'request nested deeper than {MAX_DEPTH} levels')
+        elif ch in ']}':
+            depth -= 1
+        i += 1
+    request = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    if not isinstance(request, dict):
+        raise ValueError('request must be a JSON object')
+    return request
+
+
 class ControlChannel:
     """
     JSON-over-UDP control socket of the simulated board (loopback only).
@@ -274,7 +342,12 @@ class ControlChannel:
 
     def __init__(self, port, handler):
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self._sock.bind(('127.0.0.1', int(port)))
+        try:
+            self._sock.bind(('127.0.0.1', int(port)))
+        except OSError as exc:
+            self._sock.close()
+            from .endpoints import PortInUse
+            raise PortInUse(f'control port {port} on 127.0.0.1: {exc.strerror}') from None
         self._sock.setblocking(False)
         self.port = self._sock.getsockname()[1]
         self._handler = handler
@@ -284,21 +357,22 @@ class ControlChannel:
         return self._sock.fileno()
 
     def poll(self):
-        """Answer every waiting request."""
+        """Answer every waiting request; any error is answered, none is raised."""
         while True:
             try:
                 data, peer = self._sock.recvfrom(65536)
             except (BlockingIOError, ConnectionRefusedError):
                 return
             try:
-                request = json.loads(data.decode('utf-8'))
-                if not isinstance(request, dict):
-                    raise ValueError('request must be a JSON object')
-                reply = self._handler(request)
-            except (ValueError, KeyError, TypeError) as exc:
-                reply = {'ok': False, 'error': str(exc)}
+                reply = self._handler(parse_request(data))
+            except Exception as exc:  # noqa: B902 - any input gets an answer, never a crash
+                reply = {'ok': False, 'error': f'{type(exc).__name__}: {exc}'[:500]}
             try:
-                self._sock.sendto(json.dumps(reply).encode('utf-8'), peer)
+                text = json.dumps(reply, allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                text = json.dumps({'ok': False, 'error': f'unanswerable reply: {exc}'})
+            try:
+                self._sock.sendto(text.encode('utf-8'), peer)
             except OSError:
                 pass
 

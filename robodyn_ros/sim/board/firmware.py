@@ -42,6 +42,8 @@ Board time advances by exactly one period per tick.
 
 import math
 
+import time
+
 import numpy as np
 
 from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, Disable, Enable,
@@ -94,6 +96,10 @@ class SimFirmware:
         self.command = np.zeros(self.n)
         self.limited = False
         self.last_valid_us = 0
+        #: The watchdog's own clock [s]: monotonic, as a hardware timer, so that it
+        #: runs on time even when the simulated plant (board time) lags real time.
+        self.clock = time.monotonic
+        self.last_valid_wall = 0.0
         self.applied_state_time_us = 0
         self.session_until_us = -1
         self.overrun = False
@@ -157,9 +163,27 @@ class SimFirmware:
         self.fault_events.append({'faults': [f.name.lower() for f in Fault if bits & f],
                                   'axis': int(axis), 'board_time_us': self.time_us,
                                   'last_valid_us': self.last_valid_us,
+                                  'since_valid_wall_s': self.clock() - self.last_valid_wall,
                                   'applied_state_time_us': self.applied_state_time_us})
         return FaultReport(self.time_us, int(bits), int(axis),
                            int(max(-2**31, min(2**31 - 1, value))))
+
+    def check_watchdog(self):
+        """
+        Trip the watchdog on its own (monotonic) clock, between cycles too.
+
+        Returns
+        -------
+        list
+            The fault report, if it tripped.
+
+        """
+        if not self.enabled:
+            return []
+        since = self.clock() - self.last_valid_wall
+        if since < self.watchdog_us * 1e-6:
+            return []
+        return [self.latch(Fault.WATCHDOG, BOARD_WIDE, int(round(since * 1e6)))]
 
     def active_causes(self):
         """Fault bits whose cause is still present (int)."""
@@ -214,6 +238,7 @@ class SimFirmware:
                 self.enabled_since_us = self.time_us
                 self.command[:] = 0.0
                 self.last_valid_us = self.time_us
+                self.last_valid_wall = self.clock()
                 self._last_change_us[:] = self.time_us
             return [Ack(msg.msg_id, seq, Result.OK)]
         if isinstance(msg, Disable):
@@ -261,6 +286,7 @@ class SimFirmware:
         self.limited = bool(np.any(clamped != ref))
         self.command = clamped
         self.last_valid_us = self.time_us
+        self.last_valid_wall = self.clock()
         self.applied_state_time_us = msg.state_time_us
 
     # ------------------------------------------------------------------ cycle
@@ -279,6 +305,8 @@ class SimFirmware:
         if self.enabled and self.time_us - self.last_valid_us >= self.watchdog_us:
             out.append(self.latch(Fault.WATCHDOG, BOARD_WIDE,
                                   self.time_us - self.last_valid_us))
+        else:
+            out.extend(self.check_watchdog())
         try:
             self.axes.step(self.command, self.enabled)
         except FloatingPointError:

@@ -77,7 +77,7 @@ class SimBoard:
         rng = np.random.default_rng(config.seed)
         eff = _per_axis(config.efficiency, n, 'efficiency')
         counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
-        q0 = (np.clip(np.zeros(n), model.lower_limits, model.upper_limits) if not config.q0
+        q0 = (model.home_configuration() if not config.q0
               else model.check_configuration(config.q0, 'q0'))
         self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
                             eff, _per_axis(config.backlash, n, 'backlash'),
@@ -105,7 +105,9 @@ class SimBoard:
         self.tx_seq = 0
         self.counters = dict.fromkeys(
             ('ticks', 'overruns', 'rx_frames', 'rx_message_errors', 'rx_crc_injected',
-             'rx_dropped', 'tx_frames', 'tx_dropped', 'tx_failed'), 0)
+             'rx_dropped', 'rx_foreign', 'tx_frames', 'tx_dropped', 'tx_failed'), 0)
+        #: The host that enabled the outputs, while they are on (UDP; None: no session).
+        self.session_peer = None
         self._delayed = []
         self._stop = False
         self._started = None
@@ -148,7 +150,9 @@ class SimBoard:
         out['injection_log'] = self.injector.log[-50:]
         out['parser'] = {'crc_errors': self.parser.crc_errors,
                          'header_errors': self.parser.header_errors,
-                         'length_errors': self.parser.length_errors}
+                         'length_errors': self.parser.length_errors,
+                         'truncated': self.parser.truncated}
+        out['session_peer'] = list(self.session_peer) if self.session_peer else None
         out['link_open'] = self.endpoint.is_open
         out['device'] = getattr(self.endpoint, 'device', None)
         out['config'] = asdict(self.config)
@@ -193,6 +197,7 @@ class SimBoard:
             self.endpoint.close(unlink=False)
             self.parser.reset()
             self._delayed.clear()
+            self.session_peer = None
         elif not self.injector.disconnected and not self.endpoint.is_open:
             self.endpoint.connect()
 
@@ -226,12 +231,30 @@ class SimBoard:
             if self.endpoint.is_open:
                 self.endpoint.write(frame)
 
-    def receive(self, data):
-        """Apply the rx faults to received bytes, parse them and run the firmware."""
+    def receive(self, data, peer=None):
+        """
+        Apply the rx faults to received bytes, parse them and run the firmware.
+
+        On UDP each datagram is parsed on its own (a frame cut at its end is
+        dropped, never completed by the next one), and while the outputs are
+        on only the host that enabled them is heard: frames of any other
+        sender are counted (``rx_foreign``) and ignored. The reply address
+        follows a valid frame of the allowed host, never a damaged one.
+
+        Parameters
+        ----------
+        data : bytes
+            A chunk of the pty stream, or one datagram.
+        peer : tuple, optional
+            The datagram's sender (UDP).
+
+        """
         if self.injector.drop('rx'):
             self.counters['rx_dropped'] += 1
             return
-        for frame in self.parser.feed(data):
+        frames = (self.parser.feed_datagram(data) if self.endpoint.framed
+                  else self.parser.feed(data))
+        for frame in frames:
             try:
                 if 'corrupt_crc' in self.injector.active:
                     # The frame's bytes with a CRC bit flipped, through the real CRC check.
@@ -246,12 +269,28 @@ class SimBoard:
                 self.counters['rx_message_errors'] += 1
                 self.firmware.rx_errors += 1
                 continue
+            if not self._heard(peer):
+                self.counters['rx_foreign'] += 1
+                continue
             self.counters['rx_frames'] += 1
             for reply in self.firmware.handle(msg, frame.seq):
                 self.send(reply)
+            if peer is not None and self.firmware.enabled and self.session_peer is None:
+                self.session_peer = peer   # the host that enabled the outputs owns them
         self.firmware.rx_errors = (self.counters['rx_message_errors'] + self.parser.crc_errors
                                    + self.parser.header_errors + self.parser.length_errors
-                                   + self.counters['rx_crc_injected'])
+                                   + self.parser.truncated + self.counters['rx_crc_injected'])
+
+    def _heard(self, peer):
+        """Whether a valid frame from ``peer`` is obeyed (and becomes the reply address)."""
+        if peer is None:
+            return True
+        if self.session_peer is not None and not self.firmware.enabled:
+            self.session_peer = None        # outputs off (disable, watchdog, fault): session over
+        if self.session_peer is not None and peer != self.session_peer:
+            return False
+        self.endpoint.peer = peer
+        return True
 
     def stop(self):
         """Ask :meth:`serve` to return."""
@@ -313,6 +352,9 @@ class SimBoard:
                 for msg in self.firmware.tick():
                     self.send(msg)
                 self.counters['ticks'] += 1
+            else:
+                for msg in self.firmware.check_watchdog():
+                    self.send(msg)
             self._flush_delayed()
             wake = next_tick
             if self.config.lockstep and self.firmware.enabled:
@@ -326,9 +368,8 @@ class SimBoard:
                 if src is self.control:
                     self.control.poll()
                 elif self.endpoint.is_open:
-                    data = self.endpoint.read()
-                    if data:
-                        self.receive(data)
+                    for data, peer in self.endpoint.read_chunks():
+                        self.receive(data, peer)
 
 
 def build_board(config):

@@ -12,13 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Compare two models field by field (used by round-trip checks and tests)."""
+"""Compare two models field by field (a test helper for round-trip checks)."""
 
 import math
 
 import numpy as np
 
-from .joint import dataclass_to_dict
+from robodyn_ros.model.joint import dataclass_to_dict
 
 
 def _close(a, b, tol):

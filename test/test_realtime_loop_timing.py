@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 import pytest
-from robodyn_ros.nodes.loop_timing import LoopTiming, WINDOW
+from robodyn_ros.realtime.loop_timing import LoopTiming, WINDOW
 
 
 def test_statistics_of_a_known_schedule():

@@ -1,0 +1,183 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Time-optimal parameterization against TOPP-RA (the ``toppra`` package, optional).
+
+Same PUMA 560 ``via_points`` paths, same grid (``grid`` points), same
+velocity, acceleration and torque limits, no friction (TOPP-RA has none),
+the same discretization (interpolation for acceleration and torque). TOPP-RA
+gets our compiled inverse dynamics as its torque callback (its best case).
+Our compute time is the first solution (path dynamics and both passes);
+the dense check and its repairs are reported apart. Then the duration
+change that friction and a 2 kg payload make in ours.
+"""
+
+import time
+
+import numpy as np
+
+
+def _wrap(path):
+    import toppra as ta
+
+    class Path(ta.interpolator.AbstractGeometricPath):
+        def __call__(self, s, order=0):
+            out = path.sample(np.atleast_1d(s))[order]
+            return out if np.ndim(s) else out[0]
+
+        @property
+        def dof(self):
+            return path.n
+
+        @property
+        def path_interval(self):
+            return np.array([0.0, path.duration])
+
+    return Path()
+
+
+def _toppra(path, lim, effort, grid, kernel):
+    import toppra as ta
+    import toppra.algorithm as algo
+    import toppra.constraint as con
+    began = time.perf_counter()
+    geo = _wrap(path)
+    zero = np.zeros(path.n)
+
+    def inv_dyn(q, qd, qdd):
+        out = np.empty(path.n)
+        kernel(np.ascontiguousarray(q), np.ascontiguousarray(qd), np.ascontiguousarray(qdd),
+               out)
+        return out
+    cons = [con.JointVelocityConstraint(np.vstack([-lim.velocity, lim.velocity]).T),
+            con.JointAccelerationConstraint(
+                np.vstack([-lim.acceleration, lim.acceleration]).T,
+                discretization_scheme=con.DiscretizationType.Interpolation),
+            con.JointTorqueConstraint(inv_dyn, np.vstack([-effort, effort]).T, zero,
+                                      discretization_scheme=con.DiscretizationType.Interpolation)]
+    inst = algo.TOPPRA(cons, geo, gridpoints=np.linspace(0.0, path.duration, grid),
+                       parametrizer='ParametrizeConstAccel')
+    traj = inst.compute_trajectory(0.0, 0.0)
+    elapsed = time.perf_counter() - began
+    ta.setup_logging('WARNING')
+    return (traj.duration if traj is not None else float('nan')), elapsed
+
+
+def bench_toppra(paths=20, grid=400, seed=0, effort_share=0.6):
+    """
+    Compare durations and compute times with TOPP-RA on random PUMA 560 paths.
+
+    Parameters
+    ----------
+    paths : int
+        Random 5-waypoint paths.
+    grid : int
+        Grid points for both.
+    seed : int
+        Random seed.
+    effort_share : float
+        Share of the model's effort limits used (so that the torque binds).
+
+    Returns
+    -------
+    dict
+        Per-path rows and summary (medians and maxima); ``error`` when
+        toppra is not installed.
+
+    """
+    try:
+        import toppra  # noqa: F401
+    except ImportError as exc:
+        return {'error': f'toppra not installed: {exc}'}
+    from ..dynamics.codegen import kernels
+    from ..model import load_robot
+    from ..planning.efforts import ModelEffortProvider, Payload
+    from ..planning.limits import PlanningLimits
+    from ..planning.time_optimal import time_optimal
+    from ..planning.via_points import via_points
+    model = load_robot('puma560')
+    lim = PlanningLimits.from_model(model)
+    effort = lim.effort * effort_share
+    kernel = kernels(model).inverse_dynamics_rigid
+    rigid = ModelEffortProvider(model, friction=False)
+    loaded = ModelEffortProvider(model, payload=Payload(2.0, (0.0, 0.0, 0.05)))
+    rng = np.random.default_rng(seed)
+    lo, hi = model.lower_limits, model.upper_limits
+    mid = (lo + hi) / 2.0
+    rows = []
+    warm = via_points(np.array([mid, mid + 0.1]), limits=lim)
+    time_optimal(warm, lim, rigid, grid=grid, effort_limits=effort)
+    time_optimal(warm, lim, loaded, grid=grid, effort_limits=effort)
+    while len(rows) < paths:
+        pts = np.array([mid + 0.3 * (model.random_configuration(rng) - mid) for _ in range(5)])
+        path = via_points(pts, limits=lim)
+        t_ta, c_ta = _toppra(path, lim, effort, grid, kernel)
+        ours = time_optimal(path, lim, rigid, grid=grid, effort_limits=effort)
+        fric = time_optimal(path, lim, loaded, grid=grid, effort_limits=effort)
+        rows.append({'toppra_s': t_ta, 'toppra_ms': c_ta * 1e3, 'ours_s': ours.duration,
+                     'ours_solve_ms': ours.solve_time * 1e3,
+                     'ours_total_ms': ours.total_time * 1e3, 'repairs': ours.repairs,
+                     'ours_worst_ratio': ours.check.worst,
+                     'friction_payload_s': fric.duration,
+                     'friction_payload_solve_ms': fric.solve_time * 1e3,
+                     'friction_payload_worst_ratio': fric.check.worst,
+                     'uniform_s': path.duration})
+    ratio = np.array([r['ours_s'] / r['toppra_s'] for r in rows])
+    change = np.array([r['friction_payload_s'] / r['ours_s'] - 1.0 for r in rows])
+
+    def med(key):
+        return float(np.median([r[key] for r in rows]))
+    return {'paths': paths, 'grid': grid, 'effort_share': effort_share, 'rows': rows,
+            'duration_ratio_median': float(np.median(ratio)),
+            'duration_ratio_max': float(np.max(ratio)),
+            'toppra_ms_median': med('toppra_ms'), 'ours_solve_ms_median': med('ours_solve_ms'),
+            'ours_total_ms_median': med('ours_total_ms'),
+            'friction_payload_change_median': float(np.median(change)),
+            'friction_payload_change_max': float(np.max(change)),
+            'friction_payload_solve_ms_median': med('friction_payload_solve_ms'),
+            'worst_ratio_ours': float(max(r['ours_worst_ratio'] for r in rows)),
+            'worst_ratio_friction_payload': float(max(r['friction_payload_worst_ratio']
+                                                      for r in rows))}
+
+
+def format_toppra(res):
+    """
+    Format the comparison as text.
+
+    Parameters
+    ----------
+    res : dict
+        Output of :func:`bench_toppra`.
+
+    Returns
+    -------
+    list of str
+        Report lines.
+
+    """
+    if 'error' in res:
+        return ['', f'TOPP-RA comparison skipped: {res["error"]}']
+    return ['', f'Time-optimal vs TOPP-RA on {res["paths"]} random PUMA 560 paths, '
+                f'{res["grid"]} grid points, {res["effort_share"] * 100:.0f}% effort limits',
+            f'duration ours / TOPP-RA: median {res["duration_ratio_median"]:.4f}, '
+            f'max {res["duration_ratio_max"]:.4f}',
+            f'compute ms: TOPP-RA (our kernel) {res["toppra_ms_median"]:.1f}, ours solve '
+            f'{res["ours_solve_ms_median"]:.1f} (with dense check and repairs '
+            f'{res["ours_total_ms_median"]:.1f})',
+            f'friction + 2 kg payload: duration change median '
+            f'{res["friction_payload_change_median"] * 100:+.1f}%, max '
+            f'{res["friction_payload_change_max"] * 100:+.1f}% (solve '
+            f'{res["friction_payload_solve_ms_median"]:.1f} ms); worst dense |tau|/limit '
+            f'{res["worst_ratio_friction_payload"]:.6f}']

@@ -1,0 +1,118 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The ROS side of benchmarks: peer nodes that drive and watch the node under test.
+
+The benchmarks themselves live in :mod:`robodyn_ros.bench` (no rclpy); what
+they need from a ROS graph is here.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+from ..ros_env import apply_ros_env_defaults
+
+
+def _stop(proc):
+    proc.send_signal(2)
+    try:
+        proc.wait(10.0)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def hardware_interface_cycle(robot, device, axes, seconds):
+    """
+    Run ``hardware_interface`` as a process on a board and read its cycle statistics.
+
+    The peer configures and activates it through its lifecycle services,
+    sends zero torques at 100 Hz (a controller) for ``seconds``, counts the
+    ``joint_states`` it receives and reads the node's last diagnostics.
+
+    Parameters
+    ----------
+    robot : str
+        Library robot name.
+    device : str
+        The board's pty link.
+    axes : int
+        Number of axes (joints ``joint1`` .. ``jointN``).
+    seconds : float
+        Measuring time [s].
+
+    Returns
+    -------
+    dict
+        ``values`` (the node's diagnostics values), ``message`` and
+        ``joint_states_rate_hz``.
+
+    """
+    apply_ros_env_defaults()
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray
+    from lifecycle_msgs.msg import Transition
+    from lifecycle_msgs.srv import ChangeState
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+    from rclpy.qos import qos_profile_sensor_data
+    from sensor_msgs.msg import JointState
+    name = f'bench_hw_{os.getpid()}'
+    proc = subprocess.Popen([sys.executable, '-m', 'robodyn_ros.nodes.hardware_interface_node',
+                             '--ros-args', '-r', f'__node:={name}', '-p',
+                             f'robot:={robot}', '-p', f'device:={device}',
+                             '-p', 'command_timeout:=0.5', '-p', 'diagnostics_period:=0.5'],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    context = rclpy.context.Context()
+    rclpy.init(context=context)
+    try:
+        peer = Node('bench_board_peer', context=context)
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(peer)
+        diag, states = [], []
+        peer.create_subscription(DiagnosticArray, 'diagnostics',
+                                 lambda m: diag.extend(m.status), 10)
+        peer.create_subscription(JointState, 'joint_states',
+                                 lambda m: states.append(time.monotonic()),
+                                 qos_profile_sensor_data)
+        pub = peer.create_publisher(JointState, 'joint_commands', 1)
+        change = peer.create_client(ChangeState, f'{name}/change_state')
+        if not change.wait_for_service(timeout_sec=30.0):
+            raise RuntimeError('hardware_interface process did not start')
+        for tid in (Transition.TRANSITION_CONFIGURE, Transition.TRANSITION_ACTIVATE):
+            future = change.call_async(ChangeState.Request(transition=Transition(id=tid)))
+            executor.spin_until_future_complete(future, timeout_sec=30.0)
+            if not (future.done() and future.result().success):
+                raise RuntimeError(f'hardware_interface transition {tid} failed')
+        start = time.monotonic()
+        diag.clear()
+        states.clear()
+        command = JointState(name=[f'joint{k + 1}' for k in range(axes)], effort=[0.0] * axes)
+        next_command = start
+        while time.monotonic() - start < seconds:
+            if time.monotonic() >= next_command:  # a controller at 100 Hz
+                pub.publish(command)
+                next_command += 0.01
+            executor.spin_once(timeout_sec=0.005)
+        mine = [d for d in diag if d.name.endswith(name)]
+        values = {kv.key: kv.value for kv in mine[-1].values} if mine else {}
+        rate = (len(states) - 1) / (states[-1] - states[0]) if len(states) > 1 else 0.0
+        return {'values': values, 'message': mine[-1].message if mine else '',
+                'joint_states_rate_hz': rate}
+    finally:
+        _stop(proc)
+        rclpy.try_shutdown(context=context)

@@ -1,0 +1,125 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Dense checks of a finished trajectory against every limit (no rclpy).
+
+The reachability core enforces the constraints at its grid points only; this
+module checks the returned motion on an even time grid of its own (2,000
+samples by default) plus friction probe states at every velocity zero
+crossing (:mod:`.friction_probes`), with the effort provider's true torques
+(the model with payload and every friction model). Nothing here relies on the
+planning grid.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..friction.probes import friction_peak_speeds, probe_rows
+
+
+@dataclass(frozen=True, eq=False)
+class DenseCheck:
+    """
+    Worst ratios of a trajectory to its limits on a dense sampling.
+
+    Attributes
+    ----------
+    velocity, acceleration, torque : numpy.ndarray
+        Peak ``|value| / limit`` per joint, (n,) (0 where unlimited or not
+        checked).
+    times : numpy.ndarray
+        Sample times [s], (N,).
+    torque_ratio : numpy.ndarray or None
+        ``|tau| / limit`` per sample, (N, n) (probe rows included, at the
+        crossing times).
+    velocity_ratio, acceleration_ratio : numpy.ndarray
+        Per sample, (N, n).
+    samples : int
+        Even samples used.
+
+    """
+
+    velocity: np.ndarray
+    acceleration: np.ndarray
+    torque: np.ndarray
+    times: np.ndarray
+    torque_ratio: np.ndarray
+    velocity_ratio: np.ndarray
+    acceleration_ratio: np.ndarray
+    samples: int
+
+    @property
+    def worst(self):
+        """Largest ratio over all limits (float)."""
+        return float(max(np.max(self.velocity), np.max(self.acceleration),
+                         np.max(self.torque)))
+
+
+def _ratio(values, bound):
+    bound = np.asarray(bound, dtype=float)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.where(np.isfinite(bound), np.abs(values) / bound, 0.0)
+
+
+def dense_check(trajectory, limits, effort_provider=None, effort_limits=None, samples=2000,
+                probe_speeds=None):
+    """
+    Check velocity, acceleration and torque limits on a dense even grid.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        The motion.
+    limits : PlanningLimits
+        Velocity and acceleration limits.
+    effort_provider : callable, optional
+        ``(Q, QD, QDD) -> TAU``; without it the torques are not checked.
+    effort_limits : array_like, optional
+        Torque limits (default ``limits.effort``).
+    samples : int
+        Even samples over the duration (both ends included).
+    probe_speeds : tuple of numpy.ndarray, optional
+        Friction peak speeds of the provider (see
+        :func:`~.friction_probes.friction_peak_speeds`).
+
+    Returns
+    -------
+    DenseCheck
+        The ratios.
+
+    """
+    n = trajectory.n
+    times = np.linspace(0.0, trajectory.duration, max(2, int(samples)))
+    q, qd, qdd = trajectory.sample(times)
+    rv = _ratio(qd, limits.velocity)
+    ra = _ratio(qdd, limits.acceleration)
+    rt = np.zeros((times.size, n))
+    bound = limits.effort if effort_limits is None else np.broadcast_to(
+        np.asarray(effort_limits, dtype=float), (n,))
+    if effort_provider is not None and np.any(np.isfinite(bound)):
+        tq, tqd, tqdd, ttimes = q, qd, qdd, times
+        if probe_speeds is None:
+            probe_speeds = friction_peak_speeds(effort_provider, q[0])
+        probes = probe_rows(trajectory, times, qd, probe_speeds)
+        if probes is not None:
+            t0, pq, pv, pa, off = probes
+            tq, tqd, tqdd = np.vstack([q, pq]), np.vstack([qd, pv + off]), np.vstack([qdd, pa])
+            ttimes = np.concatenate([times, t0])
+        tau = np.asarray(effort_provider(tq, tqd, tqdd), dtype=float)
+        rt = _ratio(tau, bound)
+        times = ttimes
+    return DenseCheck(rv.max(axis=0), ra.max(axis=0), rt.max(axis=0), times, rt, rv, ra,
+                      int(samples))
