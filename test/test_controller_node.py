@@ -205,11 +205,11 @@ def test_resuming_after_a_gap_drops_the_trajectory_and_holds():
         probe.trajectories.publish(trajectory_msg(NAMES, times, path, np.zeros_like(path),
                                                   np.zeros_like(path)))
         probe.publish_state(Q, count=40)
-        assert wait_for(lambda: node._trajectory is not None, 5.0)
+        assert wait_for(lambda: node.cycle.trajectory is not None, 5.0)
         time.sleep(1.0)                           # the states stop: a gap
         probe.publish_state(Q, count=60)
         assert probe.last_diag('re-anchored on the measured position')
-        assert node._trajectory is None
+        assert node.cycle.trajectory is None
         ct = ComputedTorque(model, 1.0 / 200.0, omega=10.0)
         hold, _ = ct.step(0.0, Q, np.zeros(3), JointReference.hold(Q))
         assert wait_for(lambda: np.allclose(probe.commands[-1].effort, hold, atol=1e-6), 10.0)

@@ -58,6 +58,11 @@ class DemoConfig:
     domain_id : int
         ROS_DOMAIN_ID of the demo's graph (-1: the environment's, else one
         chosen from the process id).
+    board_control : bool
+        Open the simulated board's control channel (fault injection, its
+        true state), as the fault campaign does.
+    hardware_parameters : dict
+        Extra parameters of the hardware interface (name to value).
 
     """
 
@@ -75,6 +80,8 @@ class DemoConfig:
     settle: float = 1.0
     start_timeout: float = 60.0
     domain_id: int = -1
+    board_control: bool = False
+    hardware_parameters: dict = field(default_factory=dict)
 
     def check(self):
         """

@@ -71,7 +71,7 @@ def board_command(cfg, python=sys.executable):
     """
     argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-board', robot_argument(cfg.robot),
             '--transport', 'udp', '--address', '127.0.0.1', '--port', str(cfg.board_port),
-            '--rate', f'{cfg.rate:g}', '--control-port', '-1']
+            '--rate', f'{cfg.rate:g}', '--control-port', '0' if cfg.board_control else '-1']
     if not cfg.load_friction:
         argv.append('--no-load-friction')
     if cfg.payload > 0.0:
@@ -134,7 +134,11 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     parts = [
         (HARDWARE, _node('hardware_interface_node', HARDWARE,
                          {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1',
-                          'port': int(port)}, python)),
+                          'port': int(port),
+                          # The board's watchdog: 0.1 s, as the graph shares two cores
+                          # with everything else here (a trip ends the run: the
+                          # interface then keeps the outputs off until a reset).
+                          'watchdog_period': 0.1, **cfg.hardware_parameters}, python)),
         (DYNAMICS, _node('parallel_dynamics_node', DYNAMICS, {'robot': robot}, python)),
         (PLANNER, _node('trajectory_planner_node', PLANNER,
                         {'robot': robot, 'velocity_scale': cfg.velocity_scale}, python)),
