@@ -25,6 +25,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 import numpy as np
 import pytest
 import rclpy
+from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from rclpy.serialization import serialize_message
 from robodyn_ros.control.base import JointReference
@@ -267,6 +268,19 @@ def test_forward_command_output_deactivation_and_reactivation():
         probe.publish_state(Q, count=40)
         assert wait_for(lambda: len(probe.commands) > count and any(probe.commands[-1].data),
                         5.0)
+
+
+def test_unset_law_options_take_the_law_defaults():
+    """Without omega, MBVSST runs seed 003's gains and its estimator forgets at 0.98."""
+    with RosGraph() as g:
+        values = {'robot': 'ma3000', 'rate': 200.0, 'law': 'mbvsst', 'autostart': False}
+        node = g.add(ControllerNode(context=g.context, parameter_overrides=[
+            Parameter(k, value=v) for k, v in values.items()]))
+        assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
+        assert node.controller.kp.tolist() == [1600.0] * 3
+        assert node.controller.kd.tolist() == [80.0] * 3
+        assert node.controller.estimator.rls.forgetting == 0.98
+        assert node.has_parameter('omega') and node.values['omega'] is None
 
 
 def test_parameters_are_validated():

@@ -61,7 +61,7 @@ from .model_source import model_parameters
 from .params import ParamSpec
 from .runner import run_node
 from ..control.control_cycle import ControlCycle
-from ..control.factory import apply_gain, LIVE_GAINS, make_controller
+from ..control.factory import apply_gain, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
@@ -72,9 +72,6 @@ from ..realtime.hygiene import setup_thread
 #: Law parameters the one-process loop does not take (the board sets the rate).
 _NOT_HERE = ('rate', 'joints', 'effort_controller', 'loop', 'velocity_source',
              'velocity_cutoff')
-_LAW_OPTIONS = ('omega', 'zeta', 'form', 'kp', 'kd', 'ki', 'lam', 'gain', 'boundary',
-                'torque_limit', 'initial_mass', 'forgetting', 'relay_fraction', 'backend',
-                'payload_frame', 'estimator_joints')
 _LIVE = sorted({g for gains in LIVE_GAINS.values() for g in gains})
 
 
@@ -161,10 +158,11 @@ class ControlLoopNode(HardwareInterfaceNode):
     def _build_law(self, law):
         v = dict(self._values)
         v['law'] = law
-        opts = {k: v.get(k) for k in _LAW_OPTIONS if v.get(k) is not None}
-        opts = {k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in opts.items()}
         model = self._model if v['model_friction'] else without_friction(self._model)
-        try:
+        try:   # the law's own options (unset ones take the law's defaults)
+            opts = {k: v.get(k) for k in law_class(law).option_names() if v.get(k) is not None}
+            opts = {k: (x if isinstance(x, (str, bool, int, float)) else list(x))
+                    for k, x in opts.items()}
             controller = make_controller(law, model, self._period, opts)
         except RobodynError as exc:
             raise ValueError(f'law {law!r}: {exc}') from None

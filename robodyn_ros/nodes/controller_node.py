@@ -70,7 +70,7 @@ from .runner import run_node
 from .sampled import SampledTopic
 from ..control.base import Mode
 from ..control.control_cycle import ControlCycle
-from ..control.factory import apply_gain, LIVE_GAINS, make_controller
+from ..control.factory import apply_gain, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
@@ -131,13 +131,11 @@ class ControllerNode(LifecycleNode):
         self.values[name] = value
 
     def _options(self):
+        """Give the law's options from the parameters (unset ones left out)."""
         v = self.values
-        opts = {k: v.get(k) for k in ('omega', 'zeta', 'form', 'kp', 'kd', 'ki', 'lam', 'gain',
-                                      'boundary', 'torque_limit', 'initial_mass', 'forgetting',
-                                      'relay_fraction', 'backend', 'payload_frame',
-                                      'estimator_joints')}
-        return {k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in opts.items()
-                if x is not None}
+        opts = {k: v.get(k) for k in law_class(v['law']).option_names()}
+        return {k: (x if isinstance(x, (str, bool, int, float)) else list(x))
+                for k, x in opts.items() if x is not None}
 
     def _reset_inputs(self):
         self._cycle = 0
