@@ -126,7 +126,7 @@ def test_model_warnings_come_first_and_strict_refuses():
 
 
 @pytest.mark.parametrize('exe', ['controller', 'hardware_interface', 'trajectory_planner',
-                                 'parallel_dynamics', 'parallel_dynamics_worker'])
+                                 'control_loop', 'parallel_dynamics', 'parallel_dynamics_worker'])
 def test_node_executables_answer_help(exe):
     """Every node prints its usage and parameters for --help and exits (no ROS started)."""
     res = _run('--help', exe=exe, timeout=60)

@@ -42,8 +42,12 @@ def test_every_panel_has_a_time_axis_label(plot, tmp_path, monkeypatch):
     from matplotlib.figure import Figure
     figures = []
     save = Figure.savefig
-    monkeypatch.setattr(Figure, 'savefig', lambda fig, *a, **k: (figures.append(fig),
-                                                                   save(fig, *a, **k)))
+
+    def keep(fig, *args, **kwargs):
+        figures.append(fig)
+        return save(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, 'savefig', keep)
     model = load_robot('ma3000')
     runs = [_run(model, 'computed_torque', False), _run(model, 'mbvsst', True)]
     if plot == 'errors':

@@ -42,6 +42,7 @@ COMMANDS = {
     'sim': '.sim_cmd',
     'sim-board': '.sim_board_cmd',
     'identify': '.identify_cmd',
+    'faults': '.faults_cmd',
     'schedule': '.schedule_cmd',
     'bench': '.bench_cmd',
     'warm': '.warm_cmd',
