@@ -318,10 +318,15 @@ def run(args):
         0.
 
     """
+    from .timing import phase
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix='robodyn_bench_') as tmp:
+        phase(f'board link over pty and UDP: {args.pings} round trips, a {args.seconds:g} s '
+              'sustained loop each')
         links = _link_benchmarks(args, tmp)
+        phase('hardware_interface node cycle time')
         node = _node_cycle(args, tmp)
+    phase('load-dependent friction and cycle components')
     result = {'robot': args.robot, 'load_before': load[0], 'load_after': os.getloadavg()[0],
               'links': links, 'node': node, 'friction': _load_friction_cost(args.robot),
               'components_ms': _components(args.robot)}

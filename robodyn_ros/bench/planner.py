@@ -248,10 +248,15 @@ def run_benchmark(repeat=15, moves=20, seed=0, topp_paths=0):
 
     """
     import os
-    out = {'load_average': list(os.getloadavg()), 'repeat': repeat,
-           'pipeline': bench_pipeline(repeat, seed),
-           'profiles': bench_profiles(moves, repeat, seed)}
+
+    from .timing import phase
+    out = {'load_average': list(os.getloadavg()), 'repeat': repeat}
+    phase('planning pipeline: 6 joints, 5 waypoints, torque-limited scaling')
+    out['pipeline'] = bench_pipeline(repeat, seed)
+    phase(f'point-to-point profiles beside ruckig on {moves} moves')
+    out['profiles'] = bench_profiles(moves, repeat, seed)
     if topp_paths > 0:
+        phase(f'time-optimal parameterization beside TOPP-RA on {topp_paths} paths')
         out['toppra'] = bench_toppra(topp_paths, seed=seed)
     return out
 
