@@ -294,6 +294,22 @@ def test_parameters_are_validated():
                       Parameter('lam', value=[1.0, 1.0, 1.0])):
             assert not node.set_parameters([param])[0].successful, param.name
         assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        # A set is all or nothing: a bad ki keeps kp and kd as they were.
+        res = node.set_parameters_atomically([Parameter('kp', value=[0.0, 0.0, 0.0]),
+                                              Parameter('kd', value=[0.0, 0.0, 0.0]),
+                                              Parameter('ki', value=[-1.0, -1.0, -1.0])])
+        assert not res.successful and node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        kd = node.controller.kd.tolist()
+        # Gains above what the rate allows (200 Hz: w_max = 2 pi 200 / 10 = 125.7 rad/s).
+        for param in (Parameter('kp', value=[1e300, 1.0, 1.0]),
+                      Parameter('kd', value=[1.0, 4.0 * 125.7 + 1.0, 1.0])):
+            res = node.set_parameters([param])[0]
+            assert not res.successful and 'the largest a 200 Hz loop allows' in res.reason
+        assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        assert node.controller.kd.tolist() == kd
+        res = node.set_parameters_atomically([Parameter('kp', value=[10.0, 20.0, 30.0]),
+                                              Parameter('kd', value=[5.0, 6.0, 7.0])])
+        assert res.successful and node.controller.kd.tolist() == [5.0, 6.0, 7.0]
 
 
 def _run_node(args, timeout=60):

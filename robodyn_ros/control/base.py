@@ -46,6 +46,8 @@ the code into the :class:`ControlStatus`.
 
 from abc import ABC
 
+import math
+
 import numpy as np
 
 from .checks import check_period, checked_vector, per_joint
@@ -155,12 +157,15 @@ class Controller(ABC):
         opts = checked_options(cls.law, cls.option_names(), options)
         kwargs = cls._keywords(model, opts)
         try:
-            return cls(model, period, **kwargs)
+            law = cls(model, period, **kwargs)
         except InputError as exc:
             name = cls.option_arguments.get(exc.argument)
             if name is None or name not in opts:
                 raise
             raise InputError(name, exc.reason) from None
+        for name in law.live_gains:   # the gains it starts with obey the live bounds too
+            law.check_gain(name, getattr(law, name), live=False)
+        return law
 
     @classmethod
     def _keywords(cls, model, opts):
@@ -172,9 +177,51 @@ class Controller(ABC):
             kwargs['dynamics'] = ModelDynamics(model, opts['backend'])
         return kwargs
 
-    def check_gain(self, name, value):
+    #: How each live gain scales for the rate bound of :meth:`gain_limit`: the power of
+    #: the bandwidth it carries and whether it is in joint-torque units (scaled by the
+    #: joint's inertia) or normalised (the model-based laws' accelerations).
+    gain_scaling = {'kp': (2, False), 'kd': (1, False), 'ki': (3, False), 'lam': (1, False),
+                    'gain': (2, False), 'boundary': (0, False)}
+
+    def gain_limit(self, name):
         """
-        Check a new value of a live gain.
+        Largest value of a gain the sample rate allows.
+
+        The rule: no gain may ask for a closed-loop bandwidth above a tenth of
+        the sample rate, ``w_max = 2 pi / (10 T)`` [rad/s]. A gain that
+        carries the bandwidth to the power ``k`` (``kp`` 2, ``kd`` 1, ``ki``
+        3, a sliding surface's ``lam`` 1, its switching ``gain`` 2) may not
+        exceed ``c w_max^k`` with ``c = 4`` for damping gains (``kd``: up to
+        a damping ratio of 2) and 1 otherwise; gains in joint-torque units
+        (PID, PD+gravity, Slotine-Li's ``kd``) are further multiplied by
+        the largest diagonal inertia of the model at the home configuration
+        (the inertia the default PID gains are designed for, seed 001 eq.
+        9.10). A boundary layer has no upper bound.
+
+        Parameters
+        ----------
+        name : str
+            Gain name.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n,) upper bounds (``inf`` where there is none).
+
+        """
+        power, torque_units = self.gain_scaling.get(name, (0, False))
+        if power == 0:
+            return np.full(self.n, np.inf)
+        w_max = 2.0 * math.pi / (10.0 * self.period)
+        bound = (4.0 if name == 'kd' else 1.0) * w_max ** power
+        if torque_units:
+            inertia = np.diag(self.dynamics.mass_matrix(self.model.home_configuration()))
+            return np.full(self.n, bound * float(inertia.max()))
+        return np.full(self.n, bound)
+
+    def check_gain(self, name, value, live=True):
+        """
+        Check a new value of a live gain (range and the rate bound of :meth:`gain_limit`).
 
         Parameters
         ----------
@@ -182,6 +229,8 @@ class Controller(ABC):
             One of :attr:`live_gains`.
         value : float or array_like
             Scalar or (n,) values.
+        live : bool
+            A change while running (False: the gains a law starts with).
 
         Returns
         -------
@@ -191,13 +240,23 @@ class Controller(ABC):
         Raises
         ------
         InputError
-            If the gain cannot change while running or the value is invalid.
+            If the gain cannot change while running or the value is invalid
+            or above its bound.
 
         """
-        if name not in self.live_gains:
+        if live and name not in self.live_gains:
             raise InputError(name, f'cannot change at run time for law {self.law!r} '
                                    f'(live gains: {", ".join(self.live_gains) or "none"})')
-        return per_joint(value, self.n, name, low=0.0)
+        arr = per_joint(value, self.n, name, low=0.0)
+        limit = self.gain_limit(name)
+        over = arr > limit
+        if over.any():
+            j = int(np.argmax(over))
+            raise InputError(name, f'joint {j}: {arr[j]:.6g} exceeds {limit[j]:.6g}, the '
+                                   f'largest a {1.0 / self.period:g} Hz loop allows (a '
+                                   'bandwidth of a tenth of the sample rate; see '
+                                   'Controller.gain_limit)')
+        return arr
 
     def set_gains(self, **gains):
         """

@@ -80,6 +80,7 @@ class PID(Controller):
     law = 'pid'
     law_options = ('omega', 'kp', 'kd', 'ki', 'integral_band')
     live_gains = ('kp', 'kd', 'ki')
+    gain_scaling = {'kp': (2, True), 'kd': (1, True), 'ki': (3, True)}
 
     def __init__(self, model, period, kp, kd, ki=0.0, *, integral_band=(0.0, np.inf),
                  **kwargs):
@@ -164,6 +165,7 @@ class PDGravity(Controller):
     law = 'pd_gravity'
     law_options = ('omega', 'kp', 'kd')
     live_gains = ('kp', 'kd')
+    gain_scaling = {'kp': (2, True), 'kd': (1, True)}
 
     @classmethod
     def _keywords(cls, model, opts):

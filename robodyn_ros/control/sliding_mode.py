@@ -165,11 +165,11 @@ class SlidingMode(Controller):
             kwargs['form'] = opts['sliding_form']
         return kwargs
 
-    def check_gain(self, name, value):
+    def check_gain(self, name, value, live=True):
         """Check a live gain (see :meth:`Controller.check_gain`); ``lam`` must be > 0."""
         if name == 'lam':
-            return per_joint(value, self.n, name, low=0.0, strict=True)
-        return super().check_gain(name, value)
+            per_joint(value, self.n, name, low=0.0, strict=True)
+        return super().check_gain(name, value, live)
 
     def sliding_variable(self, q, qd, ref):
         """

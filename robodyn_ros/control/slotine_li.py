@@ -74,6 +74,7 @@ class SlotineLi(Controller):
     law = 'slotine_li'
     law_options = ('omega', 'lam', 'kd', 'gamma')
     live_gains = ('lam', 'kd')
+    gain_scaling = {'lam': (1, False), 'kd': (1, True)}
     #: ``Lambda`` and ``K_D = 2 omega M_jj`` from this when not given [rad/s].
     default_omega = 20.0
 
@@ -109,9 +110,9 @@ class SlotineLi(Controller):
             kwargs['gamma'] = opts['gamma']
         return kwargs
 
-    def check_gain(self, name, value):
+    def check_gain(self, name, value, live=True):
         """Check a live gain (see :meth:`Controller.check_gain`); both must be > 0."""
-        super().check_gain(name, value)
+        super().check_gain(name, value, live)
         return per_joint(value, self.n, name, low=0.0, strict=True)
 
     def _compute(self, t, q, qd, ref):

@@ -61,7 +61,7 @@ from .model_source import model_parameters
 from .params import ParamSpec
 from .runner import run_node
 from ..control.control_cycle import ControlCycle
-from ..control.factory import apply_gain, law_class, LIVE_GAINS, make_controller
+from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
@@ -142,14 +142,16 @@ class ControlLoopNode(HardwareInterfaceNode):
         pending = None
         if 'law' in changes and self.controller is not None:
             pending = self._build_law(changes['law'])         # checked before anything applies
-        gains = {k: v for k, v in changes.items() if k in _LIVE and v}
+        gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
         if gains and self.controller is not None:
-            try:
+            try:      # every value of the set is checked before anything is applied
                 for name, value in gains.items():
-                    apply_gain(self.controller, name, list(value))
+                    self.controller.check_gain(name, value)
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
         super()._on_parameter(hardware)
+        if gains and self.controller is not None:
+            apply_gains(self.controller, gains)
         self._values.update(changes)
         if pending is not None:
             self._pending = pending

@@ -72,7 +72,7 @@ from .runner import run_node
 from .sampled import SampledTopic
 from ..control.base import Mode
 from ..control.control_cycle import ControlCycle
-from ..control.factory import apply_gain, law_class, LIVE_GAINS, make_controller
+from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
@@ -116,7 +116,7 @@ class ControllerNode(LifecycleNode):
         self.cycle = None
         self._reset_inputs()
         self.values = {}
-        self.values = declare(self, parameter_specs(), on_change=self._on_parameter)
+        self.values = declare(self, parameter_specs(), on_changes=self._on_parameter)
         self.diag = Diagnostics(self)
         self.diag.update(WARN, 'unconfigured')
         self._configure_error = None
@@ -129,13 +129,17 @@ class ControllerNode(LifecycleNode):
                 raise RuntimeError(f'configure failed: {self._configure_error}')
 
     # ------------------------------------------------------------------ parameters
-    def _on_parameter(self, name, value):
-        if name in _LIVE and self.controller is not None and value:
+    def _on_parameter(self, changes):
+        """Apply a parameter set all at once: every gain is checked before any changes."""
+        gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
+        if gains and self.controller is not None:
             try:
-                apply_gain(self.controller, name, list(value))
+                apply_gains(self.controller, gains)
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
-        self.values[name] = value
+        if 'state_timeout' in changes and self.cycle is not None:
+            self.cycle.state_timeout = float(changes['state_timeout'])
+        self.values.update(changes)
 
     def _options(self):
         """Give the law's options from the parameters (unset ones left out)."""
