@@ -14,22 +14,38 @@
 
 """Tests of robodyn_ros.demo.session that need no ROS graph (the whole demo: test_demo.py)."""
 
+import warnings
+
 import pytest
 
+from robodyn_ros.demo import session
 from robodyn_ros.demo.config import DemoConfig
-from robodyn_ros.demo.session import run_demo
 from robodyn_ros.errors import UnknownRobotError
+
+
+class _Stop(Exception):
+    """Raised instead of starting the processes."""
 
 
 @pytest.mark.parametrize('domain_id, expected', [(57, '57'), (-1, None)])
 def test_first_line_names_the_ros_domain(tmp_path, monkeypatch, domain_id, expected):
-    """The demo's first line gives ROS_DOMAIN_ID (before the model loads and warns)."""
+    """The first line gives ROS_DOMAIN_ID (the model's warnings, if any, come after it)."""
     monkeypatch.delenv('ROS_DOMAIN_ID', raising=False)
     lines = []
-    cfg = DemoConfig(robot='no_such_robot', out=str(tmp_path / 'out'), domain_id=domain_id)
-    with pytest.raises(UnknownRobotError):
-        run_demo(cfg, progress=lines.append)
-    assert len(lines) == 1 and lines[0].startswith('ROS_DOMAIN_ID=')
+    monkeypatch.setattr(session.DemoSession, 'start', lambda self: (_ for _ in ()).throw(_Stop))
+    monkeypatch.setattr(warnings, 'showwarning',
+                        lambda message, *rest, **kw: lines.append(f'warning: {message}'))
+    cfg = DemoConfig(robot='puma560', out=str(tmp_path / 'out'), domain_id=domain_id)
+    with pytest.raises(_Stop):
+        session.run_demo(cfg, progress=lines.append)
+    assert lines[0].startswith('ROS_DOMAIN_ID=') and str(tmp_path / 'out') in lines[0]
     domain = lines[0].split('=', 1)[1].split(',', 1)[0]
     assert domain == expected if expected else 10 <= int(domain) < 100
-    assert str(tmp_path / 'out') in lines[0]
+
+
+def test_unknown_robot_stops_before_any_output(tmp_path):
+    """An unknown robot is refused before the output folder exists."""
+    cfg = DemoConfig(robot='no_such_robot', out=str(tmp_path / 'out'))
+    with pytest.raises(UnknownRobotError):
+        session.run_demo(cfg, progress=lambda line: None)
+    assert not (tmp_path / 'out').exists()

@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 
 from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
                     law_node, LOOP, node_commands, PLANNER)
@@ -155,9 +156,8 @@ class DemoSession:
     ----------
     cfg : DemoConfig
         The options (checked).
-    model : RobotModel or None
-        The robot as the nodes load it (joint names, limits); may be set
-        after construction, before :meth:`start`.
+    model : RobotModel
+        The robot as the nodes load it (joint names, limits).
     progress : callable
         Receives one line per phase.
 
@@ -422,10 +422,14 @@ def run_demo(cfg, progress=None):
         cfg.controllers = cfg.controllers[:1]
         cfg.mode = 'graph'  # the soak watches each process of the two-node graph
     progress = progress or Progress()
-    session = DemoSession(cfg, None, progress)
+    with warnings.catch_warnings(record=True) as caught:  # shown after the first line
+        warnings.simplefilter('always')
+        model = load_robot(cfg.robot)  # an unknown robot stops here, before any folder
+    session = DemoSession(cfg, model, progress)
     # First line: the DDS domain (to find the graph with ros2 or another process).
     progress(f'ROS_DOMAIN_ID={session.env["ROS_DOMAIN_ID"]}, output folder: {session.out}')
-    session.model = load_robot(cfg.robot)
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     failure = None
     previous = {}
 
