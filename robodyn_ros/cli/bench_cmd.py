@@ -12,11 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``robodyn bench dynamics|planner|parallel|board``: benchmarks (not tests)."""
+"""``robodyn bench dynamics|planner|parallel|board|loop``: benchmarks (not tests)."""
 
 import json
+import sys
 
-from .args import int_at_least
+from .args import int_at_least, nonnegative_float, positive_float
 
 
 def add_parser(sub):
@@ -79,19 +80,23 @@ def _add_loop(benches):
                     'graph), track a plan for the given time and print the missed cycles, '
                     'the period and host cycle percentiles, the CPU share of every process '
                     'and the tracking error.')
-    lp.add_argument('--rate', type=float, default=1000.0, metavar='HZ',
+    lp.add_argument('--rate', type=positive_float, default=1000.0, metavar='HZ',
                     help='board cycle rate (default 1000)')
-    lp.add_argument('--seconds', type=float, default=60.0, metavar='S',
+    lp.add_argument('--seconds', type=positive_float, default=60.0, metavar='S',
                     help='recorded time (default 60)')
-    lp.add_argument('--mode', choices=MODES, default='one-process')
+    lp.add_argument('--mode', choices=MODES, default='one-process',
+                    help=f'loop under test (choices: {", ".join(MODES)}; default one-process)')
     lp.add_argument('--law', default='mbvsst', help='control law (default mbvsst)')
-    lp.add_argument('--robot', default='puma560')
-    lp.add_argument('--board-mode', choices=BOARD_MODES, default='current')
-    lp.add_argument('--stall-ms', type=float, default=0.0, metavar='MS',
+    lp.add_argument('--robot', default='puma560',
+                    help='library robot, example robot or URDF/xacro (default puma560)')
+    lp.add_argument('--board-mode', choices=BOARD_MODES, default='current',
+                    help=f'board command mode (choices: {", ".join(BOARD_MODES)}; default '
+                         'current)')
+    lp.add_argument('--stall-ms', type=nonnegative_float, default=0.0, metavar='MS',
                     help='stop the law process this long once per --stall-period (default 0)')
-    lp.add_argument('--stall-period', type=float, default=1.0, metavar='S',
+    lp.add_argument('--stall-period', type=positive_float, default=1.0, metavar='S',
                     help='time between stalls (default 1 s)')
-    lp.add_argument('--payload', type=float, default=2.0, metavar='KG',
+    lp.add_argument('--payload', type=nonnegative_float, default=2.0, metavar='KG',
                     help='payload on the simulated arm, unknown to the model (default 2)')
     lp.add_argument('--compare-graph', action='store_true',
                     help='then run the two-node graph with the same options (JSON: "graph")')
