@@ -19,10 +19,10 @@ import math
 from board_helpers import ACTUATORS, TRUTH
 import numpy as np
 import pytest
-from robodyn_ros.model import load_robot
 from robodyn_ros.errors import InputError
+from robodyn_ros.model import load_robot
 from robodyn_ros.sim.board.axes import (PlantSettings, SensorSettings, SimAxes,
-                                         without_load_friction)
+                                        without_load_friction)
 from robodyn_ros.sim.plant import Plant
 
 H = 0.001

@@ -50,9 +50,9 @@ different filter, whose expression is lost.
 
 The design constants are one settings record, :class:`SelfTunerSettings`,
 whose defaults are Appendix C's. The tuners' state is one record
-(:func:`~.vsst_step.tuner_dtype`), which the loop-form sample :func:`~.vsst_step.tuner_step` works on (compiled with
-numba, see :mod:`.jit`); the design (emulator, filter bank) is
-:mod:`.vsst_bank`.
+(:func:`~.vsst_step.tuner_dtype`), which the loop-form sample
+:func:`~.vsst_step.tuner_step` works on (compiled with numba, see
+:mod:`.jit`); the design (emulator, filter bank) is :mod:`.vsst_bank`.
 """
 
 from dataclasses import dataclass

@@ -47,6 +47,7 @@ from .trajectory import PiecewisePolynomialTrajectory
 from ..errors import InputError
 from ..model.transforms import axis_angle_matrix
 
+
 @dataclass(frozen=True)
 class CartesianLimits:
     """

@@ -74,8 +74,8 @@ def _values(value, name, low=0.0, high=None, strict=False):
            or np.any(arr <= low if strict else arr < low)
            or (high is not None and np.any(arr > high)))
     if bad:
-        wanted = f'{">" if strict else ">="} {low:g}' + ('' if high is None else
-                                                          f' and <= {high:g}')
+        upper = '' if high is None else f' and <= {high:g}'
+        wanted = f'{">" if strict else ">="} {low:g}{upper}'
         raise InputError(name, f'must be finite and {wanted}, one value or one per axis, got '
                                f'{value!r}')
     return float(arr) if arr.ndim == 0 else tuple(float(v) for v in arr)
