@@ -331,9 +331,16 @@ class PayloadEstimatorSettings:
                                                     'must give an acceleration)')
 
 
+#: The defaults, which :class:`PayloadEstimator` shares.
+_DEFAULT = PayloadEstimatorSettings()
+
+
 class PayloadEstimator:
     """
     Recursive payload-mass estimator on state-variable-filtered signals.
+
+    Its defaults are those of :class:`PayloadEstimatorSettings`, from which
+    the load-estimating laws build it.
 
     Parameters
     ----------
@@ -377,9 +384,11 @@ class PayloadEstimator:
 
     """
 
-    def __init__(self, payload, period, *, initial=0.0, variance=100.0, forgetting=0.98,
-                 bounds=(0.0, 50.0), joints=(0,), filter_coefficients=SEED003_REALTIME,
-                 min_excitation=1e-6, settle_time=None, compiled=True):
+    def __init__(self, payload, period, *, initial=_DEFAULT.initial_mass,
+                 variance=_DEFAULT.variance, forgetting=_DEFAULT.forgetting,
+                 bounds=_DEFAULT.mass_bounds, joints=_DEFAULT.joints,
+                 filter_coefficients=_DEFAULT.filter_coefficients, min_excitation=1e-6,
+                 settle_time=None, compiled=True):
         self.payload = payload
         n = payload.model.n
         self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)
