@@ -52,30 +52,6 @@ DESCRIPTION = ('Round trip and sustained 1 kHz loop over pty and UDP against sim
                'and the hardware_interface node cycle time.')
 
 
-def add_options(p):
-    """
-    Add the options of ``robodyn bench board`` to a parser.
-
-    Parameters
-    ----------
-    p : argparse.ArgumentParser
-        The parser of the command.
-
-    """
-    from ..cli.args import int_at_least, positive_float
-    p.add_argument('--robot', default='puma560',
-                   help='library robot, example robot or URDF/xacro of the simulated boards '
-                        '(default puma560)')
-    p.add_argument('--seconds', type=positive_float, default=5.0,
-                   help='sustained-loop time per transport [s] (default 5)')
-    p.add_argument('--pings', type=int_at_least(1), default=2000,
-                   help='heartbeat round trips per transport (default 2000)')
-    p.add_argument('--batches', type=int_at_least(1), default=5,
-                   help='interleaved batches (default 5)')
-    p.add_argument('--json', action='store_true', help='print JSON instead of tables')
-    p.set_defaults(run=run)
-
-
 def _percentiles(values, scale=1.0):
     arr = np.asarray(values, dtype=float) * scale
     if arr.size == 0:

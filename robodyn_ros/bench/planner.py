@@ -50,24 +50,6 @@ DESCRIPTION = ('Planning time of a 6-joint, 5-waypoint plan with torque-limited 
                'time-optimal parameterization beside TOPP-RA.')
 
 
-def add_options(p):
-    """Add the planner benchmark's options to a parser."""
-    from ..cli.args import int_at_least
-    p.add_argument('--repeat', type=int_at_least(1), default=15,
-                   help='interleaved repeats (default 15)')
-    p.add_argument('--moves', type=int_at_least(1), default=20,
-                   help='random moves compared (default 20)')
-    p.add_argument('--seed', type=int_at_least(0), default=0,
-                   help='random seed, an integer >= 0 (default 0)')
-    p.add_argument('--quick', action='store_true', help='3 repeats, 4 moves (smoke run)')
-    p.add_argument('--json', action='store_true', help='print JSON instead of tables')
-    p.add_argument('--topp-paths', type=int_at_least(0), default=20,
-                   help='random paths of the comparison with TOPP-RA (toppra package; '
-                        'default 20, 0 skips it)')
-    p.add_argument('--no-toppra', action='store_true', help='skip the TOPP-RA comparison')
-    p.set_defaults(run=run)
-
-
 def _interleaved(funcs, repeat):
     """Median wall time per call of each callable, interleaved with rotating order [s]."""
     names = list(funcs)

@@ -39,7 +39,18 @@ _USAGE_ERRORS = ('unrecognized arguments', 'the following arguments are required
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser with one-line errors (exit code 2)."""
+    """
+    An argument parser with one-line errors (exit code 2).
+
+    Each parser puts itself in the parsed arguments as ``command_parser``; a
+    sub-command's parser (made by ``add_subparsers``, of this class too)
+    overrides its parent's, so the innermost command given is the one that
+    reports the errors found after parsing.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.set_defaults(command_parser=self)
 
     def error(self, message):
         """

@@ -104,11 +104,47 @@ def _add_loop(benches):
     lp.set_defaults(run=run_loop)
 
 
+def _board_options(p):
+    """Add the options of ``robodyn bench board``."""
+    p.add_argument('--robot', default='puma560',
+                   help='library robot, example robot or URDF/xacro of the simulated boards '
+                        '(default puma560)')
+    p.add_argument('--seconds', type=positive_float, default=5.0,
+                   help='sustained-loop time per transport [s] (default 5)')
+    p.add_argument('--pings', type=int_at_least(1), default=2000,
+                   help='heartbeat round trips per transport (default 2000)')
+    p.add_argument('--batches', type=int_at_least(1), default=5,
+                   help='interleaved batches (default 5)')
+    p.add_argument('--json', action='store_true', help='print JSON instead of tables')
+
+
+def _planner_options(p):
+    """Add the options of ``robodyn bench planner``."""
+    p.add_argument('--repeat', type=int_at_least(1), default=15,
+                   help='interleaved repeats (default 15)')
+    p.add_argument('--moves', type=int_at_least(1), default=20,
+                   help='random moves compared (default 20)')
+    p.add_argument('--seed', type=int_at_least(0), default=0,
+                   help='random seed, an integer >= 0 (default 0)')
+    p.add_argument('--quick', action='store_true', help='3 repeats, 4 moves (smoke run)')
+    p.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    p.add_argument('--topp-paths', type=int_at_least(0), default=20,
+                   help='random paths of the comparison with TOPP-RA (toppra package; '
+                        'default 20, 0 skips it)')
+    p.add_argument('--no-toppra', action='store_true', help='skip the TOPP-RA comparison')
+
+
+#: Benches whose run(args) lives in their module: name -> options.
+_MODULE_BENCHES = {'board': _board_options, 'planner': _planner_options}
+
+
 def _add_module_bench(benches, name, module, alias=False):
     import importlib
     bench = importlib.import_module(f'..bench.{module}', __package__)
     help_text = (f"alias of 'robodyn bench {name}'" if alias else bench.HELP)
-    bench.add_options(benches.add_parser(name, help=help_text, description=bench.DESCRIPTION))
+    p = benches.add_parser(name, help=help_text, description=bench.DESCRIPTION)
+    _MODULE_BENCHES[module](p)
+    p.set_defaults(run=bench.run)
 
 
 def add_alias(sub, alias, target):

@@ -73,16 +73,7 @@ def build_parser():
         importlib.import_module(module, __package__).add_parser(sub)
     for alias, (command, target) in ALIASES.items():
         importlib.import_module(COMMANDS[command], __package__).add_alias(sub, alias, target)
-    _mark_leaves(parser)
     return parser
-
-
-def _mark_leaves(parser):
-    """Let each (sub-)command parser name itself in the parsed arguments."""
-    parser.set_defaults(_parser=parser)
-    for action in parser._subparsers._group_actions if parser._subparsers else ():
-        for child in set(action.choices.values()):
-            _mark_leaves(child)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None, command=''):
@@ -114,8 +105,8 @@ def main(argv=None):
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
-        args._parser.error(f'unrecognized arguments: {" ".join(extra)}')
-    name = args._parser.prog.replace('robodyn ', '', 1)
+        args.command_parser.error(f'unrecognized arguments: {" ".join(extra)}')
+    name = args.command_parser.prog.replace('robodyn ', '', 1)
 
     def show(*warning, **kwargs):
         _show_warning(*warning, command=name, **kwargs)
