@@ -30,7 +30,8 @@ def add_parser(sub):
         Sub-parsers of the ``robodyn`` command.
 
     """
-    p = sub.add_parser('bench', help='run a benchmark: dynamics, planner, parallel, board',
+    p = sub.add_parser('bench', help='run a benchmark: dynamics, planner, parallel, board, '
+                                     'laws, controller, loop',
                        description='Benchmarks, side by side with Pinocchio and the other '
                                    'references. They print medians over interleaved '
                                    'repeats; they are not tests (numbers depend on the '
@@ -69,7 +70,57 @@ def add_parser(sub):
     par.add_argument('--repeat', type=int_at_least(1), metavar='N',
                      help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
+    _add_laws(benches)
+    _add_controller(benches)
     _add_loop(benches)
+
+
+def _add_laws(benches):
+    from ..bench.laws import DEFAULT_LAWS
+    from ..control.factory import LAWS
+    lw = benches.add_parser(
+        'laws', help='one Controller.step per law and dynamics backend',
+        description='Every law steps along the same recorded states of a motion; laws and '
+                    'backends interleaved round by round; median and p99 per step.')
+    lw.add_argument('--robot', default='puma560', help='robot (default puma560)')
+    lw.add_argument('--laws', nargs='+', choices=LAWS, default=list(DEFAULT_LAWS),
+                    metavar='LAW', help=f'laws (default {" ".join(DEFAULT_LAWS)})')
+    lw.add_argument('--backends', nargs='+', choices=('numpy', 'auto'),
+                    default=['numpy', 'auto'], help='dynamics backends (default numpy auto)')
+    lw.add_argument('--steps', type=int_at_least(10), default=2000,
+                    help='steps per round (default 2000; numpy: 200)')
+    lw.add_argument('--rounds', type=int_at_least(1), default=5,
+                    help='interleaved rounds (default 5)')
+    lw.add_argument('--gap', type=nonnegative_float, default=0.0, metavar='S',
+                    help='sleep between steps, e.g. 0.0008: a 1 kHz loop leaves the CPU '
+                         'between steps and each starts with cold caches (default 0)')
+    lw.add_argument('--python', action='store_true',
+                    help='also time the compiled laws run as Python (compiled=False)')
+    lw.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    lw.set_defaults(run=run_laws)
+
+
+def _add_controller(benches):
+    from ..control.factory import LAWS
+    ct = benches.add_parser(
+        'controller', help='the controller node alone at its rate, fed joint_states',
+        description='Start the controller node, feed it joint_states at the control rate '
+                    'and a repeating motion, and print its loop period, missed deadlines, '
+                    'callback and law step times.')
+    ct.add_argument('--law', choices=LAWS, default='mbvsst', help='law (default mbvsst)')
+    ct.add_argument('--robot', default='puma560', help='robot (default puma560)')
+    ct.add_argument('--rate', type=positive_float, default=1000.0, metavar='HZ',
+                    help='control rate (default 1000)')
+    ct.add_argument('--seconds', type=positive_float, default=60.0, metavar='S',
+                    help='measured time (default 60)')
+    ct.add_argument('--backend', choices=('auto', 'numpy'), default='auto',
+                    help='dynamics backend (default auto)')
+    ct.add_argument('--state-rate', type=positive_float, default=None, metavar='HZ',
+                    help='joint_states rate (default: the control rate)')
+    ct.add_argument('--loop', choices=('thread', 'timer'), default='thread',
+                    help='the node loop (default thread)')
+    ct.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    ct.set_defaults(run=run_controller)
 
 
 def _add_loop(benches):
@@ -260,4 +311,52 @@ def run_loop(args):
         print(json.dumps(out, indent=2))
     else:
         print('\n\n'.join(format_result(r) for r in results))
+    return 0
+
+
+def run_laws(args):
+    """
+    Execute ``robodyn bench laws``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        0.
+
+    """
+    from ..bench.laws import format_result, run
+    res = run(args.robot, args.laws, args.backends, args.steps, args.rounds, args.gap,
+              args.python)
+    print(json.dumps(res, indent=2) if args.json else format_result(res))
+    return 0
+
+
+def run_controller(args):
+    """
+    Execute ``robodyn bench controller``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        0, or 1 when the node failed.
+
+    """
+    from ..bench.controller_node import format_result, run
+    try:
+        res = run(args.law, args.robot, args.rate, args.seconds, args.backend,
+                  args.state_rate, args.loop)
+    except RuntimeError as exc:
+        print(f'robodyn bench controller: FAILED: {exc}', file=sys.stderr)
+        return 1
+    print(json.dumps(res, indent=2) if args.json else format_result(res))
     return 0
