@@ -57,6 +57,24 @@ ACCEPT = 1e-12
 MAX_ITER = 60
 
 
+def load_count(tab):
+    """
+    Give the number of loads of a model: one torque per joint, five per bearing.
+
+    Parameters
+    ----------
+    tab : DynamicsTables
+        Model arrays.
+
+    Returns
+    -------
+    int
+        Length of ``l0`` (rows of ``A``).
+
+    """
+    return len(tab.bearing) + 5 * sum(b is not None for b in tab.bearing)
+
+
 def _loads(res, tab):
     """Rigid torques, then force and moment (x, y) of each joint with a bearing."""
     out = list(res.tau)
@@ -86,10 +104,9 @@ def solver_graphs(g, params, tab, q, qd, transforms):
     Returns
     -------
     tuple
-        ``(setup, residual, loads)``: the outputs of ``setup(q, qd)``
-        (``l0``, ``A`` row-major, ``s``, ``tau_v``), those of
-        ``residual(ld, sg, x)`` (``T(ld, sg) + Ia x``) and the number of
-        loads.
+        ``(setup, residual)``: the outputs of ``setup(q, qd)`` (``l0``,
+        ``A`` row-major, ``s``, ``tau_v``) and those of ``residual(ld, sg,
+        x)`` (``T(ld, sg) + Ia x``, ``ld`` of :func:`load_count` entries).
 
     """
     n = params.n
@@ -97,7 +114,7 @@ def solver_graphs(g, params, tab, q, qd, transforms):
     l0 = _loads(rne(g, params, q, qd, zero, transforms=transforms), tab)
     cols = [_loads(rne(g, params, q, zero, [g.one if k == j else g.zero for k in range(n)],
                        gravity=False, transforms=transforms), tab) for j in range(n)]
-    count = len(l0)
+    count = load_count(tab)
     mat = [cols[j][r] for r in range(count) for j in range(n)]
     loaded = [tab.bearing[i] is not None or tab.transmission[i] is not None
               for i in range(n)]
@@ -114,7 +131,7 @@ def solver_graphs(g, params, tab, q, qd, transforms):
     res = SymRne(ld[:n], force, moment, None, None, None)
     residual = [g.add(loaded_torque(g, tab, i, res, sg[i]),
                       g.mul(g.const(float(tab.armature[i])), x[i])) for i in range(n)]
-    return setup, residual, count
+    return setup, residual
 
 
 _SOURCE = r"""

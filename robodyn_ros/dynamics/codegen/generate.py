@@ -26,7 +26,7 @@ from .c_runtime import PRELUDE
 from .cmodule import module_source, wrapper_source
 from .emit_c import FunctionEmitter, interp_function
 from .expr import Graph
-from .fd_solve import HELPERS as SOLVER_HELPERS, solver_graphs, solver_source
+from .fd_solve import HELPERS as SOLVER_HELPERS, load_count, solver_graphs, solver_source
 from .sym_crba import ltdl_solve, mass_matrix, with_armature
 from .sym_payload import point_mass_torque, with_payload
 from .sym_rne import joint_transforms, rne
@@ -125,8 +125,7 @@ def build_graphs(params, tab):
         ``(graph, outputs)`` with outputs a dict of kernel name to node list.
         With load-dependent friction, ``forward_dynamics`` is the set-up
         kernel of the solver of :mod:`.fd_solve` (``forward_dynamics_residual``
-        its residual, ``forward_dynamics_loads`` the number of loads), else
-        the straight-line solution.
+        its residual), else the straight-line solution.
 
     """
     n = params.n
@@ -165,9 +164,8 @@ def build_graphs(params, tab):
         'friction': friction_torque(g, tab, res, qd),
     }
     if tab.has_load_friction:
-        setup, residual, loads = solver_graphs(g, params, tab, q, qd, tr)
+        setup, residual = solver_graphs(g, params, tab, q, qd, tr)
         outputs.update(forward_dynamics=setup, forward_dynamics_residual=residual)
-        outputs['forward_dynamics_loads'] = loads
     return g, outputs
 
 
@@ -265,7 +263,7 @@ def generate(model, ext_frame=None, payload_frame=None):
         if spec.cname == 'k_nop':
             continue
         if spec.solve:
-            loads = out.pop('forward_dynamics_loads')
+            loads = load_count(tab)
             setup, resid = spec.cname + '_setup', spec.cname + '_residual'
             parts.append(em.function(setup, spec.inputs[:2], out[key]))
             parts.append(em.function(resid, (('ld', loads), ('sg', n), ('x', n)),
