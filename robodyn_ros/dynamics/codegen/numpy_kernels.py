@@ -29,6 +29,7 @@ import numpy as np
 
 from ..forward import forward_dynamics as np_forward_dynamics
 from ..inputs import state_array
+from ...errors import InputError
 from ..point_mass import point_mass_torque
 from ..rne import inverse_dynamics as np_inverse_dynamics, joint_friction
 
@@ -41,6 +42,26 @@ def _rows(arr, start, stop):
         raise ValueError(f'need 0 <= start <= stop <= {count} rows, got start={start}, '
                          f'stop={stop}')
     return slice(start, stop)
+
+
+#: Argument names of the batch entry points' inputs.
+_ARGS = {'inverse_dynamics': ('q', 'qd', 'qdd'), 'inverse_dynamics_rigid': ('q', 'qd', 'qdd'),
+         'gravity': ('q',), 'mass_matrix': ('q',), 'forward_dynamics': ('q', 'qd', 'tau'),
+         'forward_dynamics_rigid': ('q', 'qd', 'tau'),
+         'inverse_dynamics_payload': ('q', 'qd', 'qdd', 'payload'),
+         'payload_torque': ('q', 'qd', 'qdd', 'com'), 'gravity_payload': ('q', 'payload'),
+         'friction': ('q', 'qd', 'qdd')}
+
+
+def _check_rows(names, arrays, rows, n):
+    """Raise InputError naming the first NaN or infinite entry of ``rows`` (absolute row)."""
+    for name, arr in zip(names, arrays):
+        part = arr[rows]
+        if part.ndim == 2 and not np.all(np.isfinite(part)):
+            r, j = np.argwhere(~np.isfinite(part))[0]
+            what = 'joint' if part.shape[1] == n else 'entry'
+            raise InputError(name, f'row {rows.start + r}, {what} {j} is {part[r, j]} '
+                                   '(must be finite)')
 
 
 def _store(result, out):
@@ -163,6 +184,9 @@ class NumpyKernels:
         if out is None:
             shape = (self.model.n, self.model.n) if name == 'mass_matrix' else (self.model.n,)
             out = np.empty((arrays[0].shape[0],) + shape)
+        names = _ARGS[name] + ('f_ext',)
+        _check_rows(names, arrays + ([] if f_ext is None else [np.asarray(f_ext, dtype=float)]),
+                    rows, self.model.n)
         func = getattr(self, name)
         if name == 'mass_matrix':                         # one state at a time
             for r in range(rows.start, rows.stop):
