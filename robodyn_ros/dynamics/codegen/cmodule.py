@@ -58,11 +58,7 @@ static PyObject *py_{py}(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         held += r;
         ptr[k] = p;
     }}
-{ext_get}    int bad = 0;
-    for (int k = 0; k < {nin}; ++k)
-        for (Py_ssize_t j = 0; j < in_shape[k]; ++j)
-            bad |= !isfinite(ptr[k][j]);
-{ext_check}    if (bad) {{
+{ext_get}{finite_check}    if ({finite_test} != 0.0) {{
         rd_non_finite("{py}", names, {nin}, in_shape, ptr{ext_arg});
         goto done;
     }}
@@ -229,11 +225,17 @@ def wrapper_source(spec):
     else:
         call = f'    {spec.cname}({args}, out);'
         batch_call = f'        {spec.cname}({bargs}, out + r * {out_size});'
-    ext_check = ext_check_b = ''
+    # x * 0.0 is 0 for a finite x and NaN for NaN or inf: one sum per input (independent
+    # chains, no branch) tells whether all are finite, in a few nanoseconds.
+    check = [f'    double z{k} = 0.0;\n    for (int j = 0; j < {length}; ++j)\n'
+             f'        z{k} += ptr[{k}][j] * 0.0;\n' for k, length in enumerate(in_len)]
+    terms = [f'z{k}' for k in range(nin)]
+    ext_check_b = ''
     if spec.ext_cname:
-        ext_check = ('    if (fext != NULL)\n'
+        check.append('    double zf = 0.0;\n    if (fext != NULL)\n'
                      '        for (int j = 0; j < 6; ++j)\n'
-                     '            bad |= !isfinite(fext[j]);\n')
+                     '            zf += fext[j] * 0.0;\n')
+        terms.append('zf')
         ext_check_b = ('            if (bad < 0 && fext != NULL)\n'
                        '                for (int j = 0; j < 6; ++j)\n'
                        '                    if (!isfinite(fext[r * 6 + j])) {\n'
@@ -254,7 +256,8 @@ def wrapper_source(spec):
               'nslots': len(names), 'batch_names': ', '.join(f'"{x}"' for x in batch_names),
               'nbatch': len(batch_names), 'out_shape': _c_list(spec.out_shape),
               'out_ndim': len(spec.out_shape), 'ext_get': ext_get, 'ext_get_batch': ext_get_b,
-              'call': call, 'batch_call': batch_call, 'ext_check': ext_check,
+              'call': call, 'batch_call': batch_call, 'finite_check': ''.join(check),
+              'finite_test': ' + '.join(terms),
               'ext_arg': ', fext' if spec.ext_cname else ', NULL',
               'ext_check_batch': ext_check_b, 'failed_decl': failed_decl,
               'failed_raise': failed_raise}
