@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from robodyn_ros.dynamics.codegen import kernels
-from robodyn_ros.dynamics.forward import forward_dynamics
+from robodyn_ros.dynamics.forward import forward_dynamics, ForwardDynamicsError
 from robodyn_ros.dynamics.rne import inverse_dynamics
 from robodyn_ros.dynamics.tables import tables
 from robodyn_ros.model import library, load_robot
@@ -166,6 +166,61 @@ def test_forward_dynamics_inverts_inverse_dynamics(model):
     has_friction = any(not j.friction.is_zero() for j in model.joints)
     assert (np.abs(k.forward_dynamics_rigid_batch(q, qd, tau) - qdd).max() > 1e-6) == (
         has_friction)
+
+
+@pytest.mark.parametrize('model', MODELS, ids=IDS)
+def test_any_torque_gives_an_acceleration_that_inverse_dynamics_maps_back(model):
+    """inverse_dynamics(forward_dynamics(tau)) == tau for torques that no qdd was made from.
+
+    Only the random trees, whose linear bearings carry large moments, may meet a torque
+    that no acceleration gives (the friction grows faster than the inertia resists):
+    ForwardDynamicsError then, never a wrong answer.
+    """
+    rng = np.random.default_rng(17)
+    k = kernels(model, backend='c')
+    q, qd, _ = random_states(rng, model, 300)
+    qd[:100] = 0.0                        # at rest: smoothed signs 0 (or sign(0) = 0)
+    tau = rng.normal(0.0, 30.0, q.shape)
+    solved = 0
+    for r in range(len(q)):
+        try:
+            qdd = k.forward_dynamics(q[r], qd[r], tau[r])
+        except ForwardDynamicsError:
+            assert model.name.startswith('random_'), r
+            continue
+        back = k.inverse_dynamics(q[r], qd[r], qdd)
+        assert np.abs(back - tau[r]).max() <= 1e-10 * max(1.0, np.abs(tau[r]).max()), r
+        solved += 1
+    assert solved >= 290
+
+
+def test_no_acceleration_for_the_torque_raises():
+    """Where no acceleration gives the torque: ForwardDynamicsError (row named), NaN by address."""
+    import ctypes
+    rng = np.random.default_rng(17)
+    model = MODELS[6]                     # the third random tree: strong bearing friction
+    k = kernels(model, backend='c')
+    q, qd, _ = random_states(rng, model, 300)
+    qd[:100] = 0.0
+    tau = rng.normal(0.0, 30.0, q.shape)
+    bad = []
+    for r in range(len(q)):
+        try:
+            k.forward_dynamics(q[r], qd[r], tau[r])
+        except ForwardDynamicsError as exc:
+            assert 'forward_dynamics: the friction equations did not converge' in str(exc)
+            bad.append(r)
+    assert bad
+    with pytest.raises(ForwardDynamicsError, match=f'for row {bad[0]}'):
+        k.forward_dynamics_batch(q, qd, tau)
+    with pytest.raises(ForwardDynamicsError):
+        kernels(model, backend='numpy').forward_dynamics(q[bad[0]], qd[bad[0]], tau[bad[0]])
+    ptr = ctypes.c_void_p
+    fn = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr)(k.c_address('forward_dynamics'))
+    out = np.zeros(model.n)
+    args = [np.ascontiguousarray(a[bad[0]]) for a in (q, qd, tau)]
+    fn(*[a.ctypes.data for a in args], out.ctypes.data)
+    assert np.isnan(out).all()
 
 
 def test_forward_dynamics_is_the_inverse_to_first_order():

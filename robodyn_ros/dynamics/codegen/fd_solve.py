@@ -43,6 +43,16 @@ It stops when the largest residual is below :data:`TOL` times
 (round-off); else the state has no solution found and the entry point
 raises. The residual is the inverse-dynamics kernel's torque computed in
 another order (round-off apart), so the answer inverts ``inverse_dynamics``.
+
+Friction that grows with the loads faster than the inertia resists (a
+large bearing coefficient on a joint carrying large moments, as in
+Painleve's paradox) can make the torque a non-injective function of the
+acceleration: then several accelerations give the same torque, and the
+solver returns the one it reaches from the answer without load-dependent
+friction (as the numpy reference, which starts there too); and some
+torques may have no acceleration at all (the entry point raises). The
+library robots stay far from that (the PUMA 560's round trip holds at ten
+times its acceleration limits).
 """
 
 from .emit_c import literal

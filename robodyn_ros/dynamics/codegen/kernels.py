@@ -68,7 +68,9 @@ class Kernels:
       code); load-dependent friction (bearings, transmissions) depends on
       ``qdd`` through the joint reactions and is solved by Newton iterations
       on the inverse-dynamics kernel (:mod:`.fd_solve`; a few microseconds;
-      ``ForwardDynamicsError`` when they find no solution);
+      ``ForwardDynamicsError`` when they find no solution; where friction
+      makes the torque a non-injective function of the acceleration, the
+      solution reached from the answer without load-dependent friction);
     * ``forward_dynamics_rigid(q, qd, tau, out=None)`` -- the inverse of
       ``inverse_dynamics_rigid``: rigid body with armature, no friction
       (Pinocchio's ``aba`` with the armature);
