@@ -34,7 +34,7 @@ def _states(model, count, seed):
 @pytest.mark.parametrize('robot', ['puma560', 'stanford', 'ur5', 'panda'])
 @pytest.mark.parametrize('threads', [1, 2, 3])
 def test_exact_against_serial(robot, threads):
-    """Inverse dynamics (friction on/off), mass matrices to 1e-12; forward dynamics inverts both."""
+    """Inverse dynamics (friction on/off) and mass matrices to 1e-12; forward dynamics inverts."""
     model = load_robot(robot)
     q, qd, qdd = _states(model, 4100, threads)
     ref = inverse_dynamics(model, q, qd, qdd)

@@ -115,7 +115,7 @@ def test_gravity_kernel(model):
 
 @pytest.mark.parametrize('model', MODELS, ids=IDS)
 def test_mass_matrix_and_forward_dynamics_equal_pinocchio(model):
-    """crba and aba against the rigid kernels; aba of tau - tau_v against the friction pair."""
+    """Compare crba and aba with the rigid kernels, aba of tau - tau_v with the friction pair."""
     pin = pytest.importorskip('pinocchio')
     from robodyn_ros.pinocchio_bridge import PinocchioBridge
     bridge = PinocchioBridge(model)
@@ -170,7 +170,8 @@ def test_forward_dynamics_inverts_inverse_dynamics(model):
 
 @pytest.mark.parametrize('model', MODELS, ids=IDS)
 def test_any_torque_gives_an_acceleration_that_inverse_dynamics_maps_back(model):
-    """inverse_dynamics(forward_dynamics(tau)) == tau for torques that no qdd was made from.
+    """
+    Map the answer back to tau with inverse_dynamics, for torques no qdd was made from.
 
     Only the random trees, whose linear bearings carry large moments, may meet a torque
     that no acceleration gives (the friction grows faster than the inertia resists):
@@ -224,7 +225,7 @@ def test_no_acceleration_for_the_torque_raises():
 
 
 def test_forward_dynamics_is_the_inverse_to_first_order():
-    """d qdd / d tau of forward_dynamics times d tau / d qdd of inverse_dynamics is I."""
+    """Check d qdd / d tau of forward_dynamics times d tau / d qdd of inverse_dynamics is I."""
     model = load_robot('puma560')
     k = kernels(model, backend='c')
     rng = np.random.default_rng(15)

@@ -302,7 +302,7 @@ def test_signatures_cover_every_entry_point():
 @pytest.mark.parametrize('backend', ['c', 'numpy'])
 @pytest.mark.parametrize('name', sorted(SIGNATURES))
 def test_every_entry_point_refuses_non_finite_inputs(backend, name):
-    """NaN or +-inf in any entry of any input raises ValueError, single and batch calls."""
+    """Refuse a NaN or +-inf in any entry of any input, single and batch calls (ValueError)."""
     model = load_robot('puma560')
     k = kernels(model, backend=backend)
     rng = np.random.default_rng(6)

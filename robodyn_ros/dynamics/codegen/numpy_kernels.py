@@ -29,9 +29,9 @@ import numpy as np
 
 from ..forward import forward_dynamics as np_forward_dynamics
 from ..inputs import state_array
-from ...errors import InputError
 from ..point_mass import point_mass_torque
 from ..rne import inverse_dynamics as np_inverse_dynamics, joint_friction
+from ...errors import InputError
 
 
 def _rows(arr, start, stop):
