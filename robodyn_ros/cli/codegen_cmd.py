@@ -30,7 +30,9 @@ KERNELS = (
     ('inverse_dynamics_ext', 'as above + end-effector wrench'),
     ('gravity', 'gravity torques'),
     ('mass_matrix', 'mass matrix (CRBA) + armature'),
-    ('forward_dynamics', 'forward dynamics (CRBA + LTDL solve)'),
+    ('forward_dynamics', 'inverse of inverse_dynamics'),
+    ('forward_dynamics_residual', '  its residual, per iteration'),
+    ('forward_dynamics_rigid', 'inverse of inverse_dynamics_rigid'),
     ('inverse_dynamics_payload', 'inverse dynamics + point-mass payload'),
     ('payload_torque', 'torque of a 1 kg point mass'),
     ('gravity_payload', 'gravity torques + point-mass payload'),
@@ -142,6 +144,8 @@ def format_counts(model, counts):
              'of the straight-line code',
              f"{'kernel':<28}{'what':<40}" + ''.join(f'{k:>7}' for k in COUNT_KEYS)]
     for key, what in KERNELS:
+        if key not in counts:   # the residual: only with load-dependent friction
+            continue
         c = counts[key]
         lines.append(f'{key:<28}{what:<40}' + ''.join(f'{c[k]:>7}' for k in COUNT_KEYS))
     extra = _extra(counts)
@@ -149,6 +153,9 @@ def format_counts(model, counts):
                  + ', '.join(f'{k} {extra[k]:+d}' for k in COUNT_KEYS if extra[k]))
     lines.append('(sincos: joint angles whose sine/cosine is needed; func: tanh, exp, fabs, '
                  'hypot, ...; select: comparisons)')
+    if 'forward_dynamics_residual' in counts:
+        lines.append('(load-dependent friction: forward_dynamics is the set-up of a solver; '
+                     'each of its iterations computes the loads l0 + A qdd and the residual)')
     return '\n'.join(lines)
 
 
