@@ -119,6 +119,8 @@ def test_missed_cycles_count_cycles_without_a_new_set_point(fw):
     assert fw.missed_cycles == pattern.count(0)
     snap = fw.snapshot()
     assert snap['missed_cycles'] == 3 and snap['enabled_cycles'] == 8
+    fw.tick(on_time=False)        # a catch-up cycle: counted apart, not missed
+    assert fw.catch_up_cycles == 1 and fw.missed_cycles == 3 and fw.enabled_cycles == 9
 
 
 def test_watchdog_latches_exactly_one_period_after_the_last_set_point(fw):

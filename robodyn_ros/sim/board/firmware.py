@@ -105,9 +105,12 @@ class SimFirmware:
         self.overrun = False
         self.rx_errors = 0
         self.stale_commands = 0
-        #: Cycles run with the outputs on, and those of them that began without a new
-        #: set-point since the previous cycle (the host missed the cycle).
+        #: Cycles run with the outputs on; of them, the catch-up cycles (run right after the
+        #: previous one, when the simulator had fallen behind: the host had no chance to
+        #: answer), and the missed ones (any other cycle that began without a new set-point
+        #: since the previous one: the host was late).
         self.enabled_cycles = 0
+        self.catch_up_cycles = 0
         self.missed_cycles = 0
         self._fresh = False
         self.fault_events = []
@@ -296,9 +299,16 @@ class SimFirmware:
         self._fresh = True
 
     # ------------------------------------------------------------------ cycle
-    def tick(self):
+    def tick(self, on_time=True):
         """
         Run one board cycle: watchdog, power stage, plant, sensors, checks.
+
+        Parameters
+        ----------
+        on_time : bool
+            False for a catch-up cycle, run right after the previous one
+            because the simulator fell behind (counted apart from the missed
+            cycles).
 
         Returns
         -------
@@ -310,7 +320,10 @@ class SimFirmware:
         self.time_us += self.period_us
         if self.enabled:
             self.enabled_cycles += 1
-            self.missed_cycles += not self._fresh
+            if not on_time:
+                self.catch_up_cycles += 1
+            elif not self._fresh:
+                self.missed_cycles += 1
         self._fresh = False
         if self.enabled and self.time_us - self.last_valid_us >= self.watchdog_us:
             out.append(self.latch(Fault.WATCHDOG, BOARD_WIDE,
@@ -384,5 +397,6 @@ class SimFirmware:
             'applied_state_time_us': self.applied_state_time_us,
             'rx_errors': self.rx_errors, 'stale_commands': self.stale_commands,
             'enabled_cycles': self.enabled_cycles, 'missed_cycles': self.missed_cycles,
+            'catch_up_cycles': self.catch_up_cycles,
             'streaming': self.streaming,
         }

@@ -185,7 +185,8 @@ class SimBoard:
             return {'ok': True, 'board_time_us': t, 'enabled': bool(fw.enabled),
                     'faults': int(fw.faults), 'q': [float(v) for v in self.axes.q],
                     'qd': [float(v) for v in self.axes.qd],
-                    'enabled_cycles': fw.enabled_cycles, 'missed_cycles': fw.missed_cycles}
+                    'enabled_cycles': fw.enabled_cycles, 'missed_cycles': fw.missed_cycles,
+                    'catch_up_cycles': fw.catch_up_cycles}
         if cmd == 'inject':
             params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
             params = self.injector.inject(str(req.get('fault')), params, t)
@@ -360,8 +361,11 @@ class SimBoard:
                 next_tick = now + period if late > 20 * period else next_tick + period
                 if self.config.lockstep:
                     next_tick = now + period
+                # A cycle less than half a period after the previous one catches up
+                # (this process was not running): the host could not have answered.
+                on_time = self.config.lockstep or now - last_tick >= 0.5 * period
                 last_tick = now
-                for msg in self.firmware.tick():
+                for msg in self.firmware.tick(on_time):
                     self.send(msg)
                 self.counters['ticks'] += 1
             else:
