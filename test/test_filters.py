@@ -150,3 +150,20 @@ def test_gaps_reset_and_bad_parameters():
         StateVariableFilter.velocity_estimator(1, damping=0.0)
     w = 2 * math.pi * 10.0
     assert f.coefficients == (1 / w ** 2, 2 / w, 1.0) and 'period=None' in repr(f)
+
+
+def test_prepare_loads_the_update_and_leaves_the_state_alone():
+    """A prepared filter gives the same outputs as one that was not; nothing starts."""
+    from robodyn_ros.control import filters
+    from robodyn_ros.control.jit import AVAILABLE
+    a = StateVariableFilter.velocity_estimator(3, 30.0, 1.0)
+    b = StateVariableFilter.velocity_estimator(3, 30.0, 1.0)
+    before = a.state.copy()
+    a.prepare(0.001)
+    assert not a.started
+    assert np.array_equal(a.state['x'], before['x'])
+    if AVAILABLE:
+        assert filters._call.signatures
+    for k in range(20):
+        u = np.array([0.1 * k, -0.2 * k, 0.01 * k * k])
+        assert np.allclose(a.update(u, 0.001), b.update(u, 0.001), rtol=0, atol=1e-15)

@@ -29,7 +29,6 @@ Three caches fill on first use, each once per machine:
 line when it starts and when it is done, with its duration.
 """
 
-import importlib
 import sys
 import time
 
@@ -89,14 +88,13 @@ def _planner():
     return 'numba core compiled' if COMPILED else 'numba not installed (plain Python)'
 
 
-def _control():
-    control = importlib.import_module('robodyn_ros.control')
-    warm_up = getattr(control, 'warm_up', None)
-    if warm_up is None:
-        return ('skipped: robodyn_ros.control has no warm_up(); the first configure of an '
-                'MBVSST controller compiles its step once')
-    warm_up()
-    return 'compiled'
+def _control(robot):
+    from ..control.jit import AVAILABLE
+    from ..control.warm import warm_up
+    from ..model import load_robot
+    laws = warm_up(load_robot(robot))
+    how = 'numba steps compiled' if AVAILABLE else 'numba not installed (plain Python)'
+    return f'{how}: {", ".join(laws)}'
 
 
 def run(args):
@@ -120,5 +118,5 @@ def run(args):
     for robot in args.robots:
         _step(f'dynamics kernels of {robot}', lambda robot=robot: _kernels(robot))
     _step('time-optimal planner core', _planner)
-    _step('control laws', _control)
+    _step('control laws', lambda: _control(args.robots[0]))
     return 0

@@ -315,6 +315,26 @@ class StateVariableFilter:
         self.phi[...], self.g0[...], self.g1[...] = m
         self._dt_key = key
 
+    def prepare(self, dt=None):
+        """
+        Load the compiled update and discretise for ``dt`` now, not in a loop's first sample.
+
+        The first call of the compiled code loads it from numba's disk
+        cache (or compiles it): tenths of a second an I/O loop must not
+        spend on its first report. The filter's state is left as it was.
+
+        Parameters
+        ----------
+        dt : float, optional
+            Expected sample time [s] (default the period; none: only load).
+
+        """
+        h = self.period if dt is None else float(dt)
+        if h is not None and 0.0 < h <= self.max_gap:
+            self._discretise(h)
+        _call(self.state.copy(), np.zeros(self.channels), _START, False, 0.0,
+              np.empty((self.order + 1, self.channels)))
+
     @property
     def started(self):
         """Whether the filter has a state (bool)."""

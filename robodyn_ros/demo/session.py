@@ -39,6 +39,7 @@ from .metrics import error_stats, moving_median, rate_stats, settle_value, track
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
 from .store import RunLog
+from ..control.warm import warm_up
 from ..errors import RobodynError
 from ..ros_env import apply_ros_env_defaults
 
@@ -180,6 +181,7 @@ class DemoSession:
     def start(self):
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
+        self._warm_laws()
         self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
                       f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model)')
         board = self._start_part(BOARD, board_command(cfg))
@@ -210,6 +212,14 @@ class DemoSession:
                 self.progress(f'configuring {controller_name(law)}')
                 self.transition(controller_name(law), 'configure')
         self.home = log.states()['q'][-1].copy()
+
+    def _warm_laws(self):
+        """Compile the laws' steps here, once, so that no node's configure waits for it."""
+        began = time.monotonic()
+        warm_up(self.model)
+        took = time.monotonic() - began
+        if took > 2.0:
+            self.progress(f'compiled the control laws once ({took:.0f} s; cached from now on)')
 
     def lifecycle_nodes(self):
         """Return the lifecycle nodes of the graph, the board's first (list of str)."""

@@ -53,16 +53,14 @@ import threading
 import time
 
 import numpy as np
-from rclpy.parameter import Parameter
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_node import TRAJECTORY_QOS
 from .controller_params import parameter_specs as law_parameter_specs
 from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import WARN
-from .hardware_interface_node import HardwareInterfaceNode, parameter_specs
+from .hardware_interface_node import HardwareInterfaceNode
 from .law_status import LawStatus
-from .model_source import model_parameters
 from .params import ParamSpec
 from .runner import run_node
 from ..control.control_cycle import ControlCycle
@@ -72,7 +70,6 @@ from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
 from ..realtime import LoopTiming
-from ..realtime.hygiene import setup_thread
 
 #: Law parameters the one-process loop does not take (the board sets the rate).
 _NOT_HERE = ('rate', 'joints', 'effort_controller', 'loop', 'velocity_source',
@@ -87,19 +84,13 @@ def loop_parameter_specs():
     Returns
     -------
     list of ParamSpec
-        Output rates and real-time options.
+        Output rates (the real-time options are the board's:
+        :func:`~.hardware_interface_node.realtime_parameter_specs`).
 
     """
     return [
         ParamSpec('joint_states_decimation', 1, 'Publish joint_states every N-th board '
                   'report (1: every report)', low=1, high=1000),
-        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread (0: normal '
-                  'scheduling; needs rtprio, see docs/realtime.md)', low=0, high=99,
-                  read_only=True),
-        ParamSpec('cpus', None, 'CPUs the loop thread may run on (empty: any)',
-                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
-        ParamSpec('lock_memory', False, 'Lock the process memory (mlockall) so the loop '
-                  'takes no page faults', read_only=True),
     ]
 
 
@@ -124,7 +115,6 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._count = 0
         self._period = None
         self.timing = None
-        self.hygiene = []
         super().__init__(**kwargs)
         if self._values['autostart']:
             from rclpy.lifecycle import TransitionCallbackReturn
@@ -133,7 +123,7 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
-        board = model_parameters() + parameter_specs()
+        board = super()._parameter_specs()
         names = {s.name for s in board}
         law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
                _NOT_HERE]
@@ -208,13 +198,6 @@ class ControlLoopNode(HardwareInterfaceNode):
         if self._status is not None:
             self._status.destroy()
             self._status = None
-
-    def _thread_setup(self):
-        v = self._values
-        self.hygiene = setup_thread(v['rt_priority'], tuple(v['cpus'] or ()),
-                                    v['lock_memory'])
-        for line in self.hygiene:
-            self.get_logger().info(f'loop thread: {line}')
 
     def _law_commands(self, sample):
         """Run the law on this cycle's sample (the I/O thread's command source)."""

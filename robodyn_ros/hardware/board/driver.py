@@ -178,6 +178,7 @@ class BoardDriver:
         self.scaling = scaling
         self.current_limit = np.array(limit, dtype=float)
         self.filter.reset()
+        self.filter.prepare(identity.cycle_period)
         self.last_sample = None
         return identity
 
