@@ -63,6 +63,19 @@ def add_parser(sub):
     par.add_argument('--repeat', type=int, metavar='N',
                      help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
+    from ..bench.service import SECTIONS
+    svc = benches.add_parser('service', help='the parallel_dynamics service over DDS',
+                             description='Round trips of 10 to 100,000 points (service alone, '
+                                         'with 2 worker processes, in-process beside them), '
+                                         'a flood of requests, oversize requests, a killed '
+                                         'worker, chunks, the planner with the service, and '
+                                         'the service and its workers in two network '
+                                         'namespaces (needs root).')
+    svc.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    svc.add_argument('--quick', action='store_true', help='fewer sizes and repeats')
+    svc.add_argument('--only', metavar='SECTION', action='append', choices=SECTIONS,
+                     help='run only this section (repeatable; default all)')
+    svc.set_defaults(run=run_service)
 
 
 def run(args):
@@ -116,4 +129,26 @@ def run_parallel(args):
         print(json.dumps(res, indent=2))
     else:
         print(format_parallel(res))
+    return 0
+
+
+def run_service(args):
+    """
+    Execute ``robodyn bench service``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..bench import service
+    from ..bench.service_report import format_service
+    res = service.run(quick=args.quick, sections=args.only or service.SECTIONS)
+    print(json.dumps(res, indent=2) if args.json else format_service(res))
     return 0

@@ -229,34 +229,21 @@ def encode(sec, nanosec, frame_id, names, positions=None, velocities=None,
         The serialized message (one point).
 
     """
-    buf = _prefix(sec, nanosec, frame_id, names)
-    arrays = [None if a is None else np.asarray(a, dtype='<f8')
-              for a in (positions, velocities, accelerations, effort)]
-    layout, size = [], len(buf) + 4
-    for arr in arrays:
-        size += -(size - 4) % 4 + 4
+    parts = [_prefix(sec, nanosec, frame_id, names) + _U32.pack(1)]
+    size = len(parts[0])
+    for value in (positions, velocities, accelerations, effort):
+        arr = None if value is None else np.ascontiguousarray(value, dtype='<f8')
         count = 0 if arr is None else arr.size
+        head = bytes(-(size - 4) % 4) + _U32.pack(count)
+        size += len(head)
         if count:
-            size += -(size - 4) % 8
-            layout.append((size, arr))
-            size += 8 * count
+            head += bytes(-(size - 4) % 8)
+            size += -(size - 4) % 8 + 8 * count
+            parts += [head, memoryview(arr).cast('B')]
         else:
-            layout.append((None, None))
-    size += -(size - 4) % 4 + 8
-    out = np.zeros(size, dtype=np.uint8)
-    out[:len(buf)] = np.frombuffer(buf, dtype=np.uint8)
-    raw = out.data.cast('B')
-    off = len(buf)
-    _U32.pack_into(raw, off, 1)
-    off += 4
-    for (start, arr), orig in zip(layout, arrays):
-        off += -(off - 4) % 4
-        _U32.pack_into(raw, off, 0 if orig is None else orig.size)
-        off += 4
-        if start is not None:
-            out[start:start + 8 * arr.size].view('<f8')[:] = arr.reshape(-1)
-            off = start + 8 * arr.size
-    return out.tobytes()
+            parts.append(head)
+    parts.append(bytes(-(size - 4) % 4 + 8))                 # time_from_start = 0
+    return b''.join(parts)
 
 
 def encode_error(sec, nanosec, frame_id, code, message, details=None):

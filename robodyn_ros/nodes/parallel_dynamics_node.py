@@ -49,6 +49,7 @@ from .runner import run_node
 from ..errors import RobodynError
 from ..parallel.admission import BusyError, RequestQueue
 from ..parallel.service import EffortSolver, model_fingerprint, SCHEMES
+from ..ros_env import use_large_data_transport
 
 #: Executor threads: requests, worker traffic, timers (compute: the dispatcher and ``threads``).
 EXECUTOR_THREADS = 4
@@ -372,6 +373,7 @@ def main(args=None):
         Exit code.
 
     """
+    use_large_data_transport()
     return run_node(ParallelDynamicsNode, args, threads=EXECUTOR_THREADS)
 
 

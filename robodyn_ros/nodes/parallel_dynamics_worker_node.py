@@ -39,6 +39,7 @@ from .runner import run_node
 from ..errors import RobodynError
 from ..parallel.batch import parallel_inverse_dynamics
 from ..parallel.service import model_fingerprint
+from ..ros_env import use_large_data_transport
 
 
 def parameter_specs():
@@ -137,6 +138,7 @@ def main(args=None):
         Exit code.
 
     """
+    use_large_data_transport()
     return run_node(ParallelDynamicsWorker, args, threads=2)
 
 
