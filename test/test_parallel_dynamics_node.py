@@ -196,9 +196,15 @@ def test_flood_every_request_gets_one_answer():
 
 
 def test_client_retries_busy_answers():
-    """Six threads each ask 10 times through one client: busy answers are retried, all served."""
+    """Six threads ask 10 times each, one request admitted at a time: busy is retried, all served."""
     with RosGraph() as graph:
-        node = _service(graph, max_queued_points=1000, threads=1)
+        node = _service(graph, max_queued_requests=1, threads=1)
+        compute = node._compute
+
+        def slow(states):                                 # 20 ms per request at least
+            time.sleep(0.02)
+            return compute(states)
+        node._compute = slow
         client = DynamicsClient(graph.context)
         try:
             assert wait_for(client.available, 10.0)
