@@ -196,7 +196,7 @@ def test_flood_every_request_gets_one_answer():
 
 
 def test_client_retries_busy_answers():
-    """Six threads ask 10 times each, one request admitted at a time: busy is retried, all served."""
+    """Six threads ask 10 times each, one request admitted at a time: busy retried, all served."""
     with RosGraph() as graph:
         node = _service(graph, max_queued_requests=1, threads=1)
         compute = node._compute
