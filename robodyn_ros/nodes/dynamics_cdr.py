@@ -124,6 +124,50 @@ def read_header(data):
     return sec, nanosec, frame_id, off
 
 
+def read_start(data):
+    """
+    Read a serialized ``JointTrajectory`` up to its number of points.
+
+    Works for any JointTrajectory (packed or not), e.g. to refuse a goal by
+    its size before deserializing it.
+
+    Parameters
+    ----------
+    data : bytes
+        The serialized message.
+
+    Returns
+    -------
+    tuple
+        ``(sec, nanosec, frame_id, joint_names, points, offset)``; ``offset``
+        is the first byte of the first point.
+
+    Raises
+    ------
+    ValueError
+        Not little-endian plain CDR, truncated or malformed.
+
+    """
+    sec, nanosec, frame_id, off = read_header(data)
+    try:
+        off += -off % 4
+        count = _U32.unpack_from(data, off)[0]
+        off += 4
+        if count > len(data) // 5:
+            raise ValueError(f'{count} joint names cannot fit in {len(data)} bytes')
+        names = []
+        for _ in range(count):
+            name, off = _string(data, off)
+            names.append(name)
+        off += -off % 4
+        points = _U32.unpack_from(data, off)[0]
+    except (struct.error, UnicodeDecodeError) as exc:
+        raise ValueError(f'malformed message: {exc}') from None
+    if points > len(data) // 24:                      # a point takes 24 bytes or more
+        raise ValueError(f'{points} points cannot fit in {len(data)} bytes')
+    return sec, nanosec, frame_id, names, points, off + 4
+
+
 def decode(data):
     """
     Read a serialized packed ``JointTrajectory``.
@@ -145,20 +189,8 @@ def decode(data):
         are not N x n (the message names the field).
 
     """
-    sec, nanosec, frame_id, off = read_header(data)
+    sec, nanosec, frame_id, names, points, off = read_start(data)
     try:
-        off += -off % 4
-        count = _U32.unpack_from(data, off)[0]
-        off += 4
-        if count > len(data) // 5:
-            raise ValueError(f'{count} joint names cannot fit in {len(data)} bytes')
-        names = []
-        for _ in range(count):
-            name, off = _string(data, off)
-            names.append(name)
-        off += -off % 4
-        points = _U32.unpack_from(data, off)[0]
-        off += 4
         if points == 0:
             return PackedTrajectory(sec, nanosec, frame_id, names, 0, (None,) * 4)
         if points != 1:
@@ -193,7 +225,26 @@ def decode(data):
     return PackedTrajectory(sec, nanosec, frame_id, names, rows, out)
 
 
-def _prefix(sec, nanosec, frame_id, names):
+def header_and_names(sec, nanosec, frame_id, names):
+    """
+    Serialize the start of a ``JointTrajectory``: header and joint names.
+
+    Parameters
+    ----------
+    sec, nanosec : int
+        Header stamp.
+    frame_id : str
+        Header frame id.
+    names : sequence of str
+        Joint names.
+
+    Returns
+    -------
+    bytearray
+        Encapsulation, header and names, padded to 4 bytes (the number of
+        points comes next).
+
+    """
     buf = bytearray(CDR_LE)
     buf += _STAMP.pack(int(sec), int(nanosec))
     for text in [frame_id, None, *names]:
@@ -229,7 +280,7 @@ def encode(sec, nanosec, frame_id, names, positions=None, velocities=None,
         The serialized message (one point).
 
     """
-    parts = [_prefix(sec, nanosec, frame_id, names) + _U32.pack(1)]
+    parts = [header_and_names(sec, nanosec, frame_id, names) + _U32.pack(1)]
     size = len(parts[0])
     for value in (positions, velocities, accelerations, effort):
         arr = None if value is None else np.ascontiguousarray(value, dtype='<f8')
@@ -270,7 +321,7 @@ def encode_error(sec, nanosec, frame_id, code, message, details=None):
 
     """
     names = [code, message] + [f'{k}={v}' for k, v in (details or {}).items()]
-    buf = _prefix(sec, nanosec, frame_id, names)
+    buf = header_and_names(sec, nanosec, frame_id, names)
     return bytes(buf + _U32.pack(0))
 
 
