@@ -288,7 +288,7 @@ def test_newer_goal_replaces_the_one_being_planned():
 
 
 def test_large_goals_are_bounded():
-    """Over max_waypoints: refused unread; over max_duration: refused; 10,000 waypoints: planned."""
+    """Over max_waypoints: refused unread; over max_duration: refused; 10,000 waypoints planned."""
     with RosGraph() as graph:
         node = _node(graph, use_dynamics_service=False, max_duration=300.0)
         user = User(graph)
