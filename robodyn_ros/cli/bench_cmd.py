@@ -76,6 +76,15 @@ def add_parser(sub):
     svc.add_argument('--only', metavar='SECTION', action='append', choices=SECTIONS,
                      help='run only this section (repeatable; default all)')
     svc.set_defaults(run=run_service)
+    sc = benches.add_parser('planner-scaling', help='planning time and memory vs waypoints',
+                            description='Planning time and traced memory of 10 to 10,000 '
+                                        'waypoints (smooth path and random walk, uniform and '
+                                        'time-optimal timing), the refusal of a goal beyond '
+                                        'max_duration, and planner/stop timed while a '
+                                        'trajectory_planner process plans 10,000 waypoints.')
+    sc.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    sc.add_argument('--quick', action='store_true', help='fewer counts and stops')
+    sc.set_defaults(run=run_planner_scaling)
 
 
 def run(args):
@@ -151,4 +160,25 @@ def run_service(args):
     from ..bench.service_report import format_service
     res = service.run(quick=args.quick, sections=args.only or service.SECTIONS)
     print(json.dumps(res, indent=2) if args.json else format_service(res))
+    return 0
+
+
+def run_planner_scaling(args):
+    """
+    Execute ``robodyn bench planner-scaling``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..bench import planner_scaling
+    res = planner_scaling.run(quick=args.quick)
+    print(json.dumps(res, indent=2) if args.json else planner_scaling.format_scaling(res))
     return 0

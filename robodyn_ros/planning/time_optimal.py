@@ -274,7 +274,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     keep = 1.0 - margin
     tau_hi = np.tile(np.asarray(bound, dtype=float) * keep, (count, 1))
     amax = np.tile(np.asarray(limits.acceleration, dtype=float) * keep, (count, 1))
-    with np.errstate(divide='ignore'):
+    with np.errstate(divide='ignore', over='ignore'):       # tiny q': no speed bound
         vcap = np.where(np.abs(dq) > 0.0, (keep * limits.velocity / np.abs(dq)) ** 2, np.inf)
     xcap = np.min(np.where(np.isfinite(vcap), vcap, np.inf), axis=1)
     probes = _probes(dq, pd.peak, index, start_speed == 0.0, end_speed == 0.0) if friction \
