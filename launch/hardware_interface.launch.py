@@ -15,6 +15,10 @@
 """
 Robodyn's hardware interface (a lifecycle node), configured and then activated.
 
+Activating it before any controller runs is safe: the interface keeps the
+brakes on (outputs off) until a valid ``joint_commands`` stream from one
+publisher has arrived, and only then releases them (see docs/hardware.md).
+
 The board is on a serial port (``port``, ``baud``) or at a UDP address
 (``address:=HOST:PORT``); exactly one of the two must be given. They become
 the node's ``transport``, ``device``, ``baud_rate``, ``address`` and

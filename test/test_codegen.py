@@ -84,6 +84,21 @@ def test_friction_really_included(model):
 
 
 @pytest.mark.parametrize('model', MODELS, ids=IDS)
+def test_friction_kernel_equals_full_minus_rigid(model):
+    """friction() is the numpy torque with friction less the one without, load terms included."""
+    rng = np.random.default_rng(10)
+    k = kernels(model, backend='c')
+    q, qd, qdd = random_states(rng, model, STATES)
+    ref = (inverse_dynamics(model, q, qd, qdd)
+           - inverse_dynamics(model, q, qd, qdd, friction=False))
+    got = k.friction_batch(q, qd, qdd)
+    scale = max(1.0, np.abs(inverse_dynamics(model, q, qd, qdd)).max())
+    assert np.abs(got - ref).max() <= 1e-12 * scale
+    assert np.array_equal(k.friction(q[5], qd[5], qdd[5]), got[5])
+    assert (np.abs(got).max() > 0.0) == any(not j.friction.is_zero() for j in model.joints)
+
+
+@pytest.mark.parametrize('model', MODELS, ids=IDS)
 def test_gravity_kernel(model):
     rng = np.random.default_rng(9)
     k = kernels(model, backend='c')

@@ -139,9 +139,9 @@ def test_kernels_are_built_once_per_model(monkeypatch):
     calls = []
     real = codegen.generate
 
-    def counting(m, ext_frame=None):
+    def counting(m, *args, **kwargs):
         calls.append(m)
-        return real(m, ext_frame)
+        return real(m, *args, **kwargs)
 
     monkeypatch.setattr(codegen, 'generate', counting)
     first = kernels(model)

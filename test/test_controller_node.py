@@ -25,6 +25,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 import numpy as np
 import pytest
 import rclpy
+from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from rclpy.serialization import serialize_message
 from robodyn_ros.control.base import JointReference
@@ -73,6 +74,23 @@ class _Probe:
         """Tell whether the newest command received is all zeros."""
         return bool(self.commands) and not any(self.commands[-1].effort)
 
+    def quiet(self, span, timeout):
+        """Wait until no command has arrived for ``span`` seconds; False after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        count, since = len(self.commands), time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            if len(self.commands) != count:
+                count, since = len(self.commands), time.monotonic()
+            elif time.monotonic() - since >= span:
+                return True
+        return False
+
+    def last_released(self):
+        """Tell whether the newest command is a release (the names, no efforts)."""
+        return (bool(self.commands) and len(self.commands[-1].effort) == 0
+                and list(self.commands[-1].name) == NAMES)
+
     def last_diag(self, text):
         return wait_for(lambda: any(text in d.message for d in self.diags[-5:]), 5.0)
 
@@ -103,34 +121,98 @@ def test_holds_the_first_position_against_gravity():
         assert node.controller.dynamics.backend in ('codegen', 'numpy')
 
 
-def test_stale_and_nan_states_give_zero_torque_and_recover():
-    """Stale, NaN or corrupt joint_states: zeros and a diagnostics ERROR; then running again."""
+def test_bad_states_stop_the_commands_with_a_release_and_it_recovers():
+    """Stale, NaN, corrupt or implausible joint_states: one release, silence, then running."""
     with RosGraph() as g:
-        _node(g, state_timeout=0.3)
+        node = _node(g, state_timeout=0.3)
         probe = _Probe(g)
         probe.publish_state(Q, count=40)
         assert probe.last_diag('running')
+
+        def released_and_silent(text, bad):
+            assert probe.last_diag(text), text
+            assert wait_for(probe.last_released, 10.0), text
+            assert any(text in d.message and d.level == DiagnosticStatus.ERROR
+                       for d in probe.diags[-5:]), text
+            count = len(probe.commands)
+            bad()
+            time.sleep(0.3)
+            assert len(probe.commands) == count, f'{text}: commands after the release'
+            probe.publish_state(Q, count=40)
+            assert probe.last_diag('running'), text
+            assert wait_for(lambda: not probe.last_released(), 10.0), text
+
         time.sleep(1.0)
-        assert probe.last_diag('stale joint_states')
-        assert any('stale joint_states' in d.message and d.level == DiagnosticStatus.ERROR
-                   for d in probe.diags[-5:])
-        assert wait_for(probe.last_zero, 10.0)
+        released_and_silent('stale joint_states', lambda: None)
         probe.publish_state([np.nan, Q[1], Q[2]], count=30)
-        assert probe.last_diag('invalid state')
-        assert wait_for(probe.last_zero, 10.0)
-        probe.publish_state(Q, count=40)
-        assert probe.last_diag('running')
-        assert wait_for(lambda: not probe.last_zero(), 10.0)
-        # A corrupt serialized message (cut short): zeros and the reason, then recovery.
+        released_and_silent('invalid state',
+                            lambda: probe.publish_state([np.nan, Q[1], Q[2]], count=20))
         good = serialize_message(JointState(name=NAMES, position=[float(x) for x in Q],
                                             velocity=[0.0, 0.0, 0.0]))
-        for _ in range(30):
-            probe.states.publish(good[:len(good) - 20])
-            time.sleep(0.005)
-        assert probe.last_diag('unreadable message')
-        assert wait_for(probe.last_zero, 10.0)
+
+        def corrupt(count=30):
+            for _ in range(count):
+                probe.states.publish(good[:len(good) - 20])
+                time.sleep(0.005)
+
+        corrupt()
+        released_and_silent('unreadable message', corrupt)
+        far = [Q[0], 1e30, Q[2]]
+        probe.publish_state(far, count=30)
+        released_and_silent('implausible joint_states: joint joint2 position 1e+30',
+                            lambda: probe.publish_state(far, count=20))
+        fast = [Q[0], Q[1], Q[2]]
+        probe.publish_state(fast, qd=(0.0, 500.0, 0.0), count=30)
+        released_and_silent('exceeds 1.5 x its limit',
+                            lambda: probe.publish_state(fast, qd=(0.0, 500.0, 0.0), count=20))
+        assert node.controller is not None
+
+
+def test_a_jump_or_a_second_publisher_stops_the_commands():
+    """A position jump beyond the velocity limit, or two joint_states publishers: release."""
+    with RosGraph() as g:
+        _node(g)
+        probe = _Probe(g)
         probe.publish_state(Q, count=40)
         assert probe.last_diag('running')
+        jumped = Q + np.array([0.0, 0.5, 0.0])
+        probe.publish_state(jumped, count=10)
+        assert probe.last_diag('jumped 0.5')
+        assert wait_for(probe.last_released, 10.0)
+        probe.publish_state(Q, count=40)          # back where it was: believable again
+        assert probe.last_diag('running')
+        rogue = g.add(rclpy.create_node('rogue_states', context=g.context))
+        pub = rogue.create_publisher(JointState, 'joint_states', 10)
+        for _ in range(40):
+            probe.publish_state(Q, pause=0.0)
+            pub.publish(JointState(name=NAMES, position=[float(x) for x in Q],
+                                   velocity=[0.0, 0.0, 0.0]))
+            time.sleep(0.005)
+        assert probe.last_diag('joint_states from 2 publishers')
+        assert wait_for(probe.last_released, 10.0)
+
+
+def test_resuming_after_a_gap_drops_the_trajectory_and_holds():
+    """No chase of a stale reference: after a gap the controller holds where the arm is."""
+    model = load_robot('ma3000')
+    goal = Q + np.radians([20.0, -10.0, 15.0])
+    with RosGraph() as g:
+        node = _node(g, state_timeout=0.2)
+        probe = _Probe(g)
+        probe.publish_state(Q, count=20)
+        times = np.linspace(0.0, 4.0, 41)
+        path = Q + np.outer(times / 4.0, goal - Q)
+        probe.trajectories.publish(trajectory_msg(NAMES, times, path, np.zeros_like(path),
+                                                  np.zeros_like(path)))
+        probe.publish_state(Q, count=40)
+        assert wait_for(lambda: node.cycle.trajectory is not None, 5.0)
+        time.sleep(1.0)                           # the states stop: a gap
+        probe.publish_state(Q, count=60)
+        assert probe.last_diag('re-anchored on the measured position')
+        assert node.cycle.trajectory is None
+        ct = ComputedTorque(model, 1.0 / 200.0, omega=10.0)
+        hold, _ = ct.step(0.0, Q, np.zeros(3), JointReference.hold(Q))
+        assert wait_for(lambda: np.allclose(probe.commands[-1].effort, hold, atol=1e-6), 10.0)
 
 
 def test_follows_a_planned_trajectory():
@@ -159,7 +241,7 @@ def test_follows_a_planned_trajectory():
 
 
 def test_forward_command_output_deactivation_and_reactivation():
-    """Float64MultiArray on <effort_controller>/commands; deactivate sends zeros, then silence."""
+    """Float64MultiArray on <effort_controller>/commands; deactivate: gravity hold, silence."""
     with RosGraph() as g:
         node = _node(g, effort_controller='effort_controller', law='computed_torque_lme',
                      initial_mass=0.5)
@@ -169,8 +251,13 @@ def test_forward_command_output_deactivation_and_reactivation():
         assert len(probe.commands[-1].data) == 3
         assert wait_for(lambda: probe.masses, 3.0) and probe.masses[-1].data == 0.5
         node.trigger_deactivate()
-        # The probe's executor may still be taking older commands: wait for the last one.
-        assert wait_for(lambda: not any(probe.commands[-1].data), 10.0)
+        # The probe's executor may still be taking older commands: wait for the last one,
+        # the gravity torque of the measured position (a forward command controller keeps
+        # its last command; zero would drop the arm).
+        ct = node.controller
+        hold = ct.gravity_hold_torque(Q, np.zeros(3))
+        assert probe.quiet(0.5, 10.0)
+        assert np.allclose(probe.commands[-1].data, hold, atol=1e-9)
         count = len(probe.commands)
         assert probe.last_diag('deactivated')
         assert probe.diags[-1].level == DiagnosticStatus.ERROR
@@ -181,6 +268,19 @@ def test_forward_command_output_deactivation_and_reactivation():
         probe.publish_state(Q, count=40)
         assert wait_for(lambda: len(probe.commands) > count and any(probe.commands[-1].data),
                         5.0)
+
+
+def test_unset_law_options_take_the_law_defaults():
+    """Without omega, MBVSST runs seed 003's gains and its estimator forgets at 0.98."""
+    with RosGraph() as g:
+        values = {'robot': 'ma3000', 'rate': 200.0, 'law': 'mbvsst', 'autostart': False}
+        node = g.add(ControllerNode(context=g.context, parameter_overrides=[
+            Parameter(k, value=v) for k, v in values.items()]))
+        assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
+        assert node.controller.kp.tolist() == [1600.0] * 3
+        assert node.controller.kd.tolist() == [80.0] * 3
+        assert node.controller.estimator.rls.forgetting == 0.98
+        assert node.has_parameter('omega') and node.values['omega'] is None
 
 
 def test_parameters_are_validated():
@@ -194,6 +294,22 @@ def test_parameters_are_validated():
                       Parameter('lam', value=[1.0, 1.0, 1.0])):
             assert not node.set_parameters([param])[0].successful, param.name
         assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        # A set is all or nothing: a bad ki keeps kp and kd as they were.
+        res = node.set_parameters_atomically([Parameter('kp', value=[0.0, 0.0, 0.0]),
+                                              Parameter('kd', value=[0.0, 0.0, 0.0]),
+                                              Parameter('ki', value=[-1.0, -1.0, -1.0])])
+        assert not res.successful and node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        kd = node.controller.kd.tolist()
+        # Gains above what the rate allows (200 Hz: w_max = 2 pi 200 / 10 = 125.7 rad/s).
+        for param in (Parameter('kp', value=[1e300, 1.0, 1.0]),
+                      Parameter('kd', value=[1.0, 4.0 * 125.7 + 1.0, 1.0])):
+            res = node.set_parameters([param])[0]
+            assert not res.successful and 'the largest a 200 Hz loop allows' in res.reason
+        assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        assert node.controller.kd.tolist() == kd
+        res = node.set_parameters_atomically([Parameter('kp', value=[10.0, 20.0, 30.0]),
+                                              Parameter('kd', value=[5.0, 6.0, 7.0])])
+        assert res.successful and node.controller.kd.tolist() == [5.0, 6.0, 7.0]
 
 
 def _run_node(args, timeout=60):
@@ -206,14 +322,19 @@ def _run_node(args, timeout=60):
 
 
 def test_node_process_runs_and_exits_cleanly(tmp_path):
-    """As a process: zero torque without a state, a timing log at exit; bad law: exit 1."""
+    """As a process: silent without a state, commands with one, a timing log; bad law: exit 1."""
     log = tmp_path / 'timing.json'
     proc = _run_node(['-p', 'robot:=ma3000', '-p', 'rate:=100.0', '-p', f'timing_log:={log}'])
     try:
         with RosGraph() as g:
             probe = _Probe(g)
-            assert wait_for(lambda: len(probe.commands) > 5, 30.0)
-            assert wait_for(probe.last_zero, 10.0)
+            time.sleep(3.0)
+            assert not probe.commands        # no state: nothing to command
+            for _ in range(400):
+                probe.publish_state(Q, pause=0.01)
+                if len(probe.commands) > 5:
+                    break
+            assert len(probe.commands) > 5 and not probe.last_released()
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

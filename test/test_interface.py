@@ -114,7 +114,7 @@ def test_release_holds_at_once_and_frees_the_claim():
         hw.configure()
         try:
             hw.activate()
-            g = hw.hold._k.gravity(np.array(Q0))
+            g = hw.hold.kernels.gravity(np.array(Q0))
             stop = threading.Event()
 
             def feed(source):
@@ -169,7 +169,7 @@ def test_configure_and_activate_failures():
             assert hw.state == 'inactive' and not board.status()['enabled']
             board.clear('over_current')
             hw.activate()
-            g = hw.hold._k.gravity(np.array(Q0))
+            g = hw.hold.kernels.gravity(np.array(Q0))
             stop = threading.Event()
 
             def feed():
@@ -269,7 +269,7 @@ def test_auto_recover_holds_first_never_the_last_command():
         stop = threading.Event()
         try:
             hw.activate()
-            g = hw.hold._k.gravity(np.array(Q0))
+            g = hw.hold.kernels.gravity(np.array(Q0))
             feeding = threading.Event()
             feeding.set()
 

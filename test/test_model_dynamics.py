@@ -20,6 +20,7 @@ import pinocchio as pin
 import pytest
 from robodyn_ros.control.model_dynamics import ModelDynamics
 from robodyn_ros.dynamics import inverse_dynamics
+from robodyn_ros.dynamics.codegen import BACKEND_ENV, kernels
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
@@ -50,3 +51,21 @@ def test_bad_backend_name():
     with pytest.raises(InputError):
         ModelDynamics(model, 'fortran')
     assert 'numpy' in repr(ModelDynamics(model, 'numpy'))
+
+
+def test_same_backend_as_kernels(monkeypatch):
+    """The dynamics are a view of kernels(model): the same object, whatever is asked."""
+    model = load_robot('ma3000')
+    assert ModelDynamics(model).kernels is kernels(model)
+    assert ModelDynamics(model, 'codegen').kernels is kernels(model, 'c')
+    assert ModelDynamics(model, 'codegen').backend == 'codegen'
+    assert ModelDynamics(model, 'numpy').kernels is kernels(model, 'numpy')
+    monkeypatch.setenv(BACKEND_ENV, 'numpy')
+    dyn = ModelDynamics(model)
+    assert dyn.backend == 'numpy' and dyn.kernels is kernels(model)
+    assert dyn.kernels.backend == 'numpy'
+    q = np.array([0.3, -0.4, 0.5])
+    assert np.allclose(dyn.mass_matrix(np.array([q, -q]))[1], pin_mass_matrix(model, -q),
+                       atol=1e-8)
+    with pytest.raises(InputError, match='q'):
+        dyn.mass_matrix(np.array([np.nan, 0.0, 0.0]))

@@ -23,6 +23,7 @@ from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.payload import PayloadEstimator, PayloadModel
 from robodyn_ros.dynamics import gravity_torques, inverse_dynamics
+from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
 from robodyn_ros.planning.periodic import square_wave
@@ -45,6 +46,25 @@ def test_torque_is_linear_in_the_payload_mass():
             assert np.allclose(pm.gravity(q, mass), gravity_torques(truth, q), atol=1e-9)
     with pytest.raises(InputError):
         PayloadModel(model, com=(np.nan, 0.0, 0.0))
+
+
+def test_payload_model_is_one_kernel_call_per_quantity():
+    """The payload kernels of the frame, on either backend; friction sees no payload."""
+    model = load_robot('puma560')
+    rng = np.random.default_rng(6)
+    com = (0.01, -0.02, 0.08)
+    pms = {b: PayloadModel(model, 'link3', com, backend=b) for b in ('codegen', 'numpy')}
+    assert pms['codegen'].kernels is kernels(model, 'c', payload_frame='link3')
+    assert pms['numpy'].kernels.backend == 'numpy'
+    unit = model.with_payload(1.0, com, frame='link3')
+    for _ in range(3):
+        q, qd, qdd = model.random_configuration(rng), rng.normal(size=6), rng.normal(size=6)
+        ym = (inverse_dynamics(unit, q, qd, qdd, friction=False)
+              - inverse_dynamics(model, q, qd, qdd, friction=False))
+        for pm in pms.values():
+            assert np.allclose(pm.regressor(q, qd, qdd), ym, atol=1e-9)
+            assert np.allclose(pm.inverse_dynamics(q, qd, qdd, 2.5),
+                               inverse_dynamics(model, q, qd, qdd) + 2.5 * ym, atol=1e-9)
 
 
 def test_estimator_configuration_errors():
@@ -95,3 +115,24 @@ def test_estimate_is_kept_through_a_fault_and_bounded():
         assert 0.5 <= ctl.mass <= 1.5
     ctl.reset()
     assert ctl.mass == 1.0
+
+
+def test_estimator_state_is_one_record():
+    """The filter's and the RLS's records are nested in the estimator's (views, no copies)."""
+    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0, initial_mass=1.0).estimator
+    est.rls.theta[0] = 1.7
+    assert est.state[0]['rls']['theta'][0] == 1.7 and est.mass == 1.7
+    est.update(np.array([0.1, -0.4, 0.3]), np.zeros(3))
+    est.update(np.array([0.1, -0.4, 0.3]), np.zeros(3))
+    assert est.filter.started and est.state[0]['filter']['started'] and est.samples == 2
+    est.restart_filters()
+    assert not est.filter.started and est.samples == 0 and est.mass == 1.7
+
+
+def test_wrong_lengths_are_refused():
+    """Samples of the wrong length never reach the loop code."""
+    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0).estimator
+    with pytest.raises(InputError, match='q'):
+        est.update(np.zeros(2), np.zeros(3))
+    with pytest.raises(InputError, match='tau_applied'):
+        est.update(np.zeros(3), np.zeros(4))

@@ -14,12 +14,17 @@
 
 """Inverse dynamics (our RNE) against Pinocchio, friction, wrench and bad input."""
 
+import os
+import subprocess
+import sys
+
 from dyn_models import example_models, random_dh_model, without_friction
 import numpy as np
 import pinocchio as pin
 import pytest
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.dynamics.crosscheck import random_states
+from robodyn_ros.dynamics.rne import joint_friction
 from robodyn_ros.dynamics.tables import tables
 from robodyn_ros.errors import InputError
 from robodyn_ros.friction.models import velocity_friction
@@ -149,24 +154,27 @@ def test_bad_wrench(models):
         inverse_dynamics(m, z, z, z, f_ext=[np.nan] * 6)
 
 
-def test_auto_backend_uses_the_kernels_and_agrees(models):
-    """backend='auto' (compiled kernels) gives the numpy torques to 1e-12, wrench included."""
-    from robodyn_ros.dynamics.codegen import kernels
-    rng = np.random.default_rng(9)
-    for name in ('ur5', 'panda', 'two_link'):
-        m = models[name]
-        assert kernels(m).backend == 'c'
-        q, qd, qdd = random_states(m, 30, seed=10)
-        w = rng.normal(0, 5, (30, 6))
-        for friction in (True, False):
-            ref = inverse_dynamics(m, q, qd, qdd, f_ext=w, friction=friction)
-            fast = inverse_dynamics(m, q, qd, qdd, f_ext=w, friction=friction, backend='auto')
-            assert np.allclose(fast, ref, rtol=0, atol=1e-12 * np.abs(ref).max()), name
-        single = inverse_dynamics(m, q[0], qd[0], qdd[0], backend='auto')
-        assert single.shape == (m.n,) and np.allclose(single, inverse_dynamics(
-            m, q[0], qd[0], qdd[0]), atol=1e-12 * max(1, np.abs(single).max()))
-    with pytest.raises(InputError, match='backend'):
-        inverse_dynamics(models['ur5'], np.zeros(6), np.zeros(6), np.zeros(6), backend='gpu')
-    with pytest.raises(InputError, match='qdd: entry 1 is nan'):
-        inverse_dynamics(models['ur5'], np.zeros(6), np.zeros(6), [0, np.nan, 0, 0, 0, 0],
-                         backend='auto')
+def test_joint_friction_is_full_minus_rigid():
+    """joint_friction (one recursion) equals the torque with friction less the one without."""
+    from robodyn_ros.model import load_robot
+    for m in (load_robot('puma560'), random_dh_model(4, stribeck=True)):
+        q, qd, qdd = random_states(m, 40, seed=11)
+        ref = inverse_dynamics(m, q, qd, qdd) - inverse_dynamics(m, q, qd, qdd, friction=False)
+        fric = joint_friction(m, q, qd, qdd)
+        assert np.allclose(fric, ref, rtol=0, atol=1e-12 * np.abs(ref).max()), m.name
+        assert np.allclose(joint_friction(m, q[3], qd[3], qdd[3]), fric[3], rtol=0, atol=1e-12)
+    assert tables(load_robot('puma560')).has_load_friction
+    with pytest.raises(InputError, match='qd: entry 2 is nan'):
+        bad = np.zeros(m.n)
+        bad[2] = np.nan
+        joint_friction(m, np.zeros(m.n), bad, np.zeros(m.n))
+
+
+def test_the_reference_does_not_import_the_kernels():
+    """Importing the numpy RNE leaves robodyn_ros.dynamics.codegen unloaded (no cycle)."""
+    code = ('import sys, robodyn_ros.dynamics.rne, robodyn_ros.dynamics.point_mass; '
+            'print(sorted(m for m in sys.modules if "codegen" in m))')
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ, PYTHONPATH=root), check=True)
+    assert out.stdout.strip() == '[]', out.stdout

@@ -29,7 +29,13 @@ On the same random inputs, in one run, interleaved, medians over repeats:
   ``crba``);
 * a profile of the single call: argument checks plus output allocation
   (an entry point that runs no kernel) and the kernel alone (batch time per
-  state).
+  state);
+* the payload and friction kernels beside the forms they replace: the
+  torque with a payload in one call (``inverse_dynamics_payload``) against
+  ``base + m (unit - base_rigid)`` (three calls and the array arithmetic, as
+  the payload model had it), the payload regressor ``payload_torque``
+  against ``unit_rigid - base_rigid``, and the ``friction`` kernel against
+  ``full - rigid``; each pair is first checked to give the same torques.
 """
 
 import hashlib
@@ -130,6 +136,65 @@ def single_call(model, bridge, k, repeat, target):
             'numpy rne, friction off': case('f(model, q, v, a, friction=False)',
                                             np_inverse_dynamics)}
     res.update(interleaved(slow, max(3, repeat // 4), target))
+    return res
+
+
+def payload_and_friction(model, k, repeat, target):
+    """
+    Time the payload and friction kernels beside the forms they replace.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The robot.
+    k : Kernels
+        Our compiled kernels (payload at ``k.payload_frame``).
+    repeat : int
+        Rounds.
+    target : float
+        Duration of one timing [s].
+
+    Returns
+    -------
+    dict
+        Name to timing (seconds per call), and under ``'max_difference'``
+        the largest difference [N m] between the old and new form of each
+        quantity.
+
+    """
+    rng = np.random.default_rng(4)
+    q, qd, qdd = (x[0].copy() for x in _inputs(model, 1, rng))
+    mass, com = 1.7, np.array([0.01, -0.02, 0.05])
+    payload = np.concatenate(([mass], com))
+    unit = kernels(model.with_payload(1.0, com, frame=k.payload_frame), backend='c')
+    env = {'q': q, 'v': qd, 'a': qdd, 'm': mass, 'c': com, 'p': payload,
+           'f': k.inverse_dynamics, 'r': k.inverse_dynamics_rigid,
+           'u': unit.inverse_dynamics_rigid, 'idp': k.inverse_dynamics_payload,
+           'ym': k.payload_torque, 'fr': k.friction}
+    rigid = k.inverse_dynamics_rigid(q, qd, qdd)
+    unit_rigid = unit.inverse_dynamics_rigid(q, qd, qdd)
+    full = k.inverse_dynamics(q, qd, qdd)
+    rows = (  # quantity, (name, statement, value) of the old form, then of the new one
+        ('payload torque',
+         ('payload, 3 calls: id + m (unit rigid - rigid)',
+          'f(q, v, a) + m * (u(q, v, a) - r(q, v, a))', full + mass * (unit_rigid - rigid)),
+         ('payload, 1 call: inverse_dynamics_payload', 'idp(q, v, a, p)',
+          k.inverse_dynamics_payload(q, qd, qdd, payload))),
+        ('payload regressor',
+         ('regressor, 2 calls: unit rigid - rigid', 'u(q, v, a) - r(q, v, a)',
+          unit_rigid - rigid),
+         ('regressor, 1 call: payload_torque', 'ym(q, v, a, c)',
+          k.payload_torque(q, qd, qdd, com))),
+        ('friction',
+         ('friction, 2 calls: id - rigid', 'f(q, v, a) - r(q, v, a)', full - rigid),
+         ('friction, 1 call: friction', 'fr(q, v, a)', k.friction(q, qd, qdd))))
+    cases, diff = {}, {}
+    for key, (old_name, old_stmt, old), (new_name, new_stmt, new) in rows:
+        diff[key] = float(np.abs(old - new).max())
+        cases[old_name] = (old_stmt, env)
+        cases[new_name] = (new_stmt, env)
+    res = interleaved(cases, repeat, target)
+    res['max_difference'] = diff
     return res
 
 
@@ -277,8 +342,12 @@ def run(quick=False, states=None):
         bridge = PinocchioBridge(model)
         single = single_call(model, bridge, k, repeat_single, target)
         bat = batch(model, bridge, k, count, repeat_batch)
+        new = payload_and_friction(model, k, repeat_single, target)
+        diff = new.pop('max_difference')
         out['robots'][label] = {'dof': model.n, 'single': _strip(single),
-                                'batch': _strip(bat), 'ratios': ratios(single, bat, count)}
+                                'batch': _strip(bat), 'ratios': ratios(single, bat, count),
+                                'kernels': _strip(new), 'kernel_ratios': kernel_ratios(new),
+                                'max_difference': diff}
     out['settings']['load_after'] = _load()
     return out
 
@@ -336,3 +405,28 @@ def ratios(single, bat, count):
         out['pin_speedup'] = (b['pinocchio rneaInParallel, 1 thread']
                               / b['pinocchio rneaInParallel, 2 threads'])
     return out
+
+
+def kernel_ratios(res):
+    """
+    Ratios of the one-call kernels to the forms they replace.
+
+    Parameters
+    ----------
+    res : dict
+        Timings from :func:`payload_and_friction`.
+
+    Returns
+    -------
+    dict
+        ``payload``, ``regressor``, ``friction``: new time / old time
+        (medians; below 1 is faster).
+
+    """
+    med = {k: v['median'] for k, v in res.items() if k != 'max_difference'}
+    return {'payload': (med['payload, 1 call: inverse_dynamics_payload']
+                        / med['payload, 3 calls: id + m (unit rigid - rigid)']),
+            'regressor': (med['regressor, 1 call: payload_torque']
+                          / med['regressor, 2 calls: unit rigid - rigid']),
+            'friction': (med['friction, 1 call: friction']
+                         / med['friction, 2 calls: id - rigid'])}

@@ -94,5 +94,15 @@ def format_dynamics(res):
             lines.append(f"Profile of the 2-thread batch: wall {prof['wall'] * 1e3:.2f} ms; "
                          f'inside the kernel call per thread {chunks} ms; outside (dispatch, '
                          f"argument checks, waiting) {prof['outside'] * 1e3:.2f} ms.")
+        if 'kernels' in r:
+            lines += ['', '| payload and friction, one call from Python | median [us] | '
+                      'min [us] |', '|---|---:|---:|']
+            for name, t in r['kernels'].items():
+                lines.append(f"| {name} | {_us(t['median'])} | {_us(t['min'])} |")
+            kr = r['kernel_ratios']
+            diff = ', '.join(f'{k} {v:.1e}' for k, v in r['max_difference'].items())
+            lines += ['', f"New / old time: payload {kr['payload']:.2f}x, regressor "
+                      f"{kr['regressor']:.2f}x, friction {kr['friction']:.2f}x (largest "
+                      f'difference between the forms [N m]: {diff}).']
         lines.append('')
     return '\n'.join(lines)

@@ -30,6 +30,10 @@ KERNELS = (
     ('gravity', 'gravity torques'),
     ('mass_matrix', 'mass matrix (CRBA) + armature'),
     ('forward_dynamics', 'forward dynamics (CRBA + LTDL solve)'),
+    ('inverse_dynamics_payload', 'inverse dynamics + point-mass payload'),
+    ('payload_torque', 'torque of a 1 kg point mass'),
+    ('gravity_payload', 'gravity torques + point-mass payload'),
+    ('friction', 'friction torques alone'),
 )
 
 

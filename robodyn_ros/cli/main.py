@@ -39,6 +39,7 @@ COMMANDS = {
     'identify': '.identify_cmd',
     'bench-board': '..bench.board',
     'demo': '.demo_cmd',
+    'faults': '.faults_cmd',
 }
 
 

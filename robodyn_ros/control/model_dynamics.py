@@ -13,49 +13,24 @@
 # limitations under the License.
 
 """
-The controller's inverse dynamics, from the fastest implementation available.
+The controller's inverse dynamics: a view of the robot's kernels.
 
 Every model-based law calls the inverse dynamics of *its* model once per
-sample. The customized C kernels of :mod:`robodyn_ros.dynamics.codegen`
-(about 2 us per call for a 6-joint arm) are used when that module exists
-and a C compiler works; otherwise the numpy reference
-:func:`robodyn_ros.dynamics.inverse_dynamics` (correct, but milliseconds
-per call). Both compute exactly the same torque (rigid body, rotor inertia
+sample. :class:`ModelDynamics` is a thin view of
+:func:`robodyn_ros.dynamics.codegen.kernels` (which chooses, once, the
+customized C kernels when a compiler works, else the numpy reference behind
+the same interface); it only names the backend the way the controllers and
+their node parameter do (``'auto'``, ``'codegen'``, ``'numpy'``). Both
+implementations compute exactly the same torque (rigid body, rotor inertia
 and every friction model of the joints).
 """
 
-import warnings
-
-import numpy as np
-
-from ..dynamics import inverse_dynamics, mass_matrix
+from ..dynamics.codegen import kernels
+from ..dynamics.inputs import state_array
 from ..errors import InputError
 
-BACKENDS = ('auto', 'codegen', 'numpy')
-
-
-def _codegen_kernels(model, required):
-    """Return compiled kernels, or None when they cannot be had."""
-    try:
-        from ..dynamics.codegen import kernels
-    except ImportError:
-        if required:
-            raise InputError('backend', 'robodyn_ros.dynamics.codegen is not available in '
-                                        'this installation') from None
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        try:
-            k = kernels(model, backend='c' if required else None)
-        except Exception as exc:  # compiler missing or failing: fall back
-            if required:
-                raise InputError('backend', f'C kernels unavailable: {exc}') from None
-            return None
-    if getattr(k, 'backend', '') != 'c':
-        if required:
-            raise InputError('backend', 'C kernels unavailable (no working compiler)')
-        return None
-    return k
+#: Backend names of the controllers and what they ask of :func:`kernels`.
+BACKENDS = {'auto': None, 'codegen': 'c', 'numpy': 'numpy'}
 
 
 class ModelDynamics:
@@ -67,14 +42,26 @@ class ModelDynamics:
     model : RobotModel
         The model (of the controller; not the plant's).
     backend : {'auto', 'codegen', 'numpy'}
-        ``'auto'`` takes the C kernels when they can be built, else numpy.
+        Request passed to :func:`~robodyn_ros.dynamics.codegen.kernels`:
+        ``'auto'`` takes the C kernels when they can be built, else numpy;
+        ``'codegen'`` requires C; ``'numpy'`` the reference.
 
     Attributes
     ----------
     model : RobotModel
         The model.
+    kernels : Kernels or NumpyKernels
+        The robot's kernels (every entry point, ``c_address`` for compiled
+        callers when they are C).
     backend : str
         ``'codegen'`` or ``'numpy'``.
+
+    Raises
+    ------
+    InputError
+        On an unknown backend name.
+    CompilerUnavailable
+        With ``'codegen'`` when the C kernels cannot be built.
 
     """
 
@@ -82,14 +69,11 @@ class ModelDynamics:
         if backend not in BACKENDS:
             raise InputError('backend', f'must be one of {", ".join(BACKENDS)}, got {backend!r}')
         self.model = model
-        self._k = None if backend == 'numpy' else _codegen_kernels(model, backend == 'codegen')
-        self.backend = 'codegen' if self._k is not None else 'numpy'
-        n = model.n
-        self._zero = np.zeros(n)
-        if self._k is not None:
-            self._id = self._k.inverse_dynamics
-            self._id_rigid = self._k.inverse_dynamics_rigid
-            self._grav = self._k.gravity
+        self.kernels = kernels(model, BACKENDS[backend])
+        self.backend = 'codegen' if self.kernels.backend == 'c' else 'numpy'
+        self._id = self.kernels.inverse_dynamics
+        self._id_rigid = self.kernels.inverse_dynamics_rigid
+        self._grav = self.kernels.gravity
 
     def inverse_dynamics(self, q, qd, qdd):
         """
@@ -98,7 +82,7 @@ class ModelDynamics:
         Parameters
         ----------
         q, qd, qdd : numpy.ndarray
-            Finite float arrays, (n,) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
+            Finite float64 arrays, (n,) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
 
         Returns
         -------
@@ -106,9 +90,7 @@ class ModelDynamics:
             (n,) [N m or N].
 
         """
-        if self._k is not None:
-            return self._id(q, qd, qdd)
-        return inverse_dynamics(self.model, q, qd, qdd)
+        return self._id(q, qd, qdd)
 
     def inverse_dynamics_rigid(self, q, qd, qdd):
         """
@@ -117,7 +99,7 @@ class ModelDynamics:
         Parameters
         ----------
         q, qd, qdd : numpy.ndarray
-            Finite float arrays, (n,).
+            Finite float64 arrays, (n,).
 
         Returns
         -------
@@ -125,9 +107,7 @@ class ModelDynamics:
             (n,) [N m or N].
 
         """
-        if self._k is not None:
-            return self._id_rigid(q, qd, qdd)
-        return inverse_dynamics(self.model, q, qd, qdd, friction=False)
+        return self._id_rigid(q, qd, qdd)
 
     def gravity(self, q):
         """
@@ -136,7 +116,7 @@ class ModelDynamics:
         Parameters
         ----------
         q : numpy.ndarray
-            Positions, (n,).
+            Positions, float64 (n,).
 
         Returns
         -------
@@ -144,17 +124,15 @@ class ModelDynamics:
             (n,) [N m or N].
 
         """
-        if self._k is not None:
-            return self._grav(q)
-        return inverse_dynamics(self.model, q, self._zero, self._zero, friction=False)
+        return self._grav(q)
 
     def mass_matrix(self, q):
         """
-        Joint-space inertia matrix with rotor inertia (configuration time only).
+        Joint-space inertia matrix with rotor inertia.
 
         Parameters
         ----------
-        q : numpy.ndarray
+        q : array_like
             Positions, (n,) or (N, n).
 
         Returns
@@ -162,8 +140,16 @@ class ModelDynamics:
         numpy.ndarray
             (n, n) or (N, n, n).
 
+        Raises
+        ------
+        InputError
+            On a wrong shape or a non-finite value.
+
         """
-        return mass_matrix(self.model, q)
+        qa = state_array(q, self.model.n, 'q')
+        if qa.ndim == 1:
+            return self.kernels.mass_matrix(qa)
+        return self.kernels.mass_matrix_batch(qa)
 
     def __repr__(self):
         return f'ModelDynamics({self.model.name!r}, backend={self.backend!r})'

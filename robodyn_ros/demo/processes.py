@@ -138,7 +138,7 @@ class ProcessGroup:
         self.env = env
         self.parts = []
 
-    def start(self, name, argv):
+    def start(self, name, argv, log_name=None):
         """
         Start a part.
 
@@ -148,6 +148,8 @@ class ProcessGroup:
             Its name (log file ``<name>.log``).
         argv : list of str
             Command line.
+        log_name : str, optional
+            Log file name instead of ``<name>.log`` (e.g. for a restart).
 
         Returns
         -------
@@ -160,7 +162,7 @@ class ProcessGroup:
             When the program cannot be executed.
 
         """
-        log = os.path.join(self.log_dir, f'{name}.log')
+        log = os.path.join(self.log_dir, log_name or f'{name}.log')
         with open(log, 'wb') as fh:
             try:
                 proc = subprocess.Popen(
@@ -171,6 +173,57 @@ class ProcessGroup:
                 raise PartFailed(name, f'cannot start {argv[0]}: {exc}', log) from None
         part = Part(name, list(argv), log, proc)
         self.parts.append(part)
+        return part
+
+    def find(self, name):
+        """
+        Return the running part called ``name``.
+
+        Parameters
+        ----------
+        name : str
+            Part name.
+
+        Returns
+        -------
+        Part
+            The part.
+
+        Raises
+        ------
+        KeyError
+            When there is none.
+
+        """
+        for part in self.parts:
+            if part.name == name:
+                return part
+        raise KeyError(name)
+
+    def kill(self, name, sig=signal.SIGKILL):
+        """
+        Kill a part on purpose (it is then no longer watched).
+
+        Parameters
+        ----------
+        name : str
+            Part name.
+        sig : int
+            Signal (default SIGKILL: no clean-up in the part).
+
+        Returns
+        -------
+        Part
+            The killed part (its ``argv`` restarts it).
+
+        """
+        part = self.find(name)
+        self.parts.remove(part)
+        try:
+            part.process.send_signal(sig)
+        except ProcessLookupError:
+            pass
+        part.process.wait(10.0)
         return part
 
     def check(self):

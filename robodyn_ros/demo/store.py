@@ -213,6 +213,11 @@ class RunLog:
             entry = self.diagnostics.get(name)
             return None if entry is None else {k: v for k, v in entry.items() if k != 'history'}
 
+    def diagnostic_history(self, name):
+        """Return every ``(received, level, message)`` of ``name``, oldest first (list)."""
+        with self._lock:
+            return list(self.diagnostics.get(name, {}).get('history', []))
+
     def counter(self, name, key):
         """Return an integer value of the latest status of ``name`` (0 when absent)."""
         entry = self.diagnostic(name)

@@ -16,7 +16,8 @@
 Dynamics of a :class:`~robodyn_ros.model.RobotModel` (no rclpy).
 
 Our own recursive Newton-Euler inverse dynamics with gravity, rotor inertia,
-every friction model of the model and an end-effector wrench; mass matrix,
+every friction model of the model and an end-effector wrench; the friction
+alone and the torque of a point-mass payload; mass matrix,
 gravity, bias forces, Coriolis matrix (Christoffel form), forward dynamics
 (articulated-body algorithm or solve with M), the regressor and the base
 parameters. Every function takes one state ``(n,)`` or a batch ``(N, n)`` and
@@ -28,10 +29,11 @@ from .base_params import base_parameters, BaseParameters
 from .coriolis import coriolis_matrix
 from .forward import forward_dynamics, ForwardDynamicsError
 from .mass_matrix import bias_forces, gravity_torques, mass_matrix
+from .point_mass import point_mass_torque
 from .regressor import parameter_names, parameter_vector, regressor
-from .rne import inverse_dynamics, rne, RneResult
+from .rne import inverse_dynamics, joint_friction, rne, RneResult
 
 __all__ = ['BaseParameters', 'ForwardDynamicsError', 'RneResult', 'base_parameters',
            'bias_forces', 'coriolis_matrix', 'forward_dynamics', 'gravity_torques',
-           'inverse_dynamics', 'mass_matrix', 'parameter_names', 'parameter_vector',
-           'regressor', 'rne']
+           'inverse_dynamics', 'joint_friction', 'mass_matrix', 'parameter_names',
+           'parameter_vector', 'point_mass_torque', 'regressor', 'rne']

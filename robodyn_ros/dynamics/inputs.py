@@ -63,3 +63,32 @@ def state_array(value, n, argument, batch_shape=None, finite=True):
         where = f'entry {bad[0]}' if arr.ndim == 1 else f'row {bad[0]}, joint {bad[1]}'
         raise InputError(argument, f'{where} is {arr[tuple(bad)]} (must be finite)')
     return arr
+
+
+def state_batches(model, q, qd, qdd):
+    """
+    Validate a state and give it as batches.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    q, qd, qdd : array_like
+        Positions, velocities, accelerations, (n,) or (N, n), same shape.
+
+    Returns
+    -------
+    tuple
+        ``(single, q, qd, qdd)``: whether one state was given, then the
+        three as float arrays (N, n).
+
+    Raises
+    ------
+    InputError
+        On a wrong shape or a non-finite value (never broadcast).
+
+    """
+    qa = state_array(q, model.n, 'q')
+    qda = state_array(qd, model.n, 'qd', qa.shape)
+    qdda = state_array(qdd, model.n, 'qdd', qa.shape)
+    return (qa.ndim == 1,) + tuple(np.atleast_2d(x) for x in (qa, qda, qdda))

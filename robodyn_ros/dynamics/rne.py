@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .inputs import state_array
+from .inputs import state_batches
 from .tables import tables
 from ..errors import InputError
 from ..friction.models import load_friction, velocity_friction
@@ -295,14 +295,16 @@ def rne(model, q, qd, qdd, *, f_ext=None, ext_frame=None, gravity=True):
 
 
 def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=True,
-                     gravity=True, backend='numpy'):
+                     gravity=True):
     """
     Joint torques for given positions, velocities and accelerations.
 
     ``tau = T(tau_rigid + tau_bearing, qd) + Ia qdd + tau_friction(qd)``,
     see :mod:`robodyn_ros.friction.models`; with ``friction=False`` it is
     ``tau_rigid + Ia qdd``, which is what Pinocchio's ``rnea`` computes with
-    the model's armature.
+    the model's armature. This is the readable reference; for speed, call
+    the robot's compiled kernels (:func:`robodyn_ros.dynamics.codegen.kernels`,
+    same torques to 1e-12).
 
     Parameters
     ----------
@@ -324,11 +326,6 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
         Include every friction model of the joints.
     gravity : bool
         Include gravity.
-    backend : {'numpy', 'auto'}
-        ``'numpy'``: this readable reference; ``'auto'``: the robot's
-        customized C kernels (:mod:`robodyn_ros.dynamics.codegen`, same
-        torques to 1e-12) when they are available and cover the call
-        (gravity on, wrench at the default end effector), else numpy.
 
     Returns
     -------
@@ -341,21 +338,11 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
         On a wrong shape or a non-finite value (never broadcast).
 
     """
-    qa = state_array(q, model.n, 'q')
-    qda = state_array(qd, model.n, 'qd', qa.shape)
-    qdda = state_array(qdd, model.n, 'qdd', qa.shape)
-    single = qa.ndim == 1
-    q2, qd2, qdd2 = (np.atleast_2d(x) for x in (qa, qda, qdda))
+    single, q2, qd2, qdd2 = state_batches(model, q, qd, qdd)
     if f_ext is not None and single:
         f_ext = np.asarray(f_ext, dtype=float)
         if f_ext.shape != (6,):
             raise InputError('f_ext', f'expected shape (6,), got {f_ext.shape}')
-    if backend not in ('numpy', 'auto'):
-        raise InputError('backend', f"must be 'numpy' or 'auto', got {backend!r}")
-    if backend == 'auto' and gravity and ext_frame in (None, model.end_effector):
-        tau = _with_kernels(model, q2, qd2, qdd2, f_ext, friction)
-        if tau is not None:
-            return tau[0] if single else tau
     tab = tables(model)
     res = rne(model, q2, qd2, qdd2, f_ext=f_ext, ext_frame=ext_frame, gravity=gravity)
     tau = res.tau
@@ -367,22 +354,38 @@ def inverse_dynamics(model, q, qd, qdd, *, f_ext=None, ext_frame=None, friction=
     return tau[0] if single else tau
 
 
-def _with_kernels(model, q, qd, qdd, f_ext, friction):
-    """Torques from the compiled kernels, or None when only numpy is available."""
-    from .codegen import kernels
-    k = kernels(model)
-    if k.backend != 'c':
-        return None
-    if f_ext is not None:
-        w = np.asarray(f_ext, dtype=float)
-        if w.shape == (6,):
-            w = np.broadcast_to(w, (q.shape[0], 6))
-        if w.shape != q.shape[:1] + (6,):
-            raise InputError('f_ext', f'expected shape (6,) or ({q.shape[0]}, 6), got {w.shape}')
-        if not np.all(np.isfinite(w)):
-            raise InputError('f_ext', 'must be finite')
-        f_ext = np.ascontiguousarray(w)
-    out = np.empty_like(q)
-    fn = k.inverse_dynamics_batch if friction else k.inverse_dynamics_rigid_batch
-    fn(q, qd, qdd, out=out, f_ext=f_ext)
-    return out
+def joint_friction(model, q, qd, qdd):
+    """
+    Friction torques alone: every friction model of the joints, from one recursion.
+
+    ``tau_friction(qd) + T(tau_rigid + tau_bearing, qd) - tau_rigid``: what
+    :func:`inverse_dynamics` adds to the rigid body and the armature (the
+    load-dependent part from the joint reactions at this state).
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    q, qd, qdd : array_like
+        Positions, velocities, accelerations, (n,) or (N, n).
+
+    Returns
+    -------
+    numpy.ndarray
+        Friction torques, same shape as ``q`` [N m or N].
+
+    Raises
+    ------
+    InputError
+        On a wrong shape or a non-finite value.
+
+    """
+    single, q2, qd2, qdd2 = state_batches(model, q, qd, qdd)
+    tab = tables(model)
+    out = np.zeros_like(q2)
+    if tab.has_load_friction:
+        res = rne(model, q2, qd2, qdd2)
+        out = load_friction(tab, res.tau, qd2, res.force, res.moment) - res.tau
+    if tab.has_velocity_friction:
+        out = out + velocity_friction(tab, qd2)
+    return out[0] if single else out

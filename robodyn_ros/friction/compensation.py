@@ -31,14 +31,15 @@ estimated state::
   :func:`robodyn_ros.dynamics.inverse_dynamics` composes it;
 * ``k`` is a scale in [0, 1.5] (1: full compensation).
 
-With ``backend='numpy'`` the load term comes from our numpy RNE (a few
-milliseconds per call from Python), so it can be refreshed at a lower rate
-(``load_period``) and held in between. With ``backend='auto'`` it comes from
-the robot's compiled dynamics kernels (:mod:`robodyn_ros.dynamics.codegen`,
-about a hundred times faster): the difference of the inverse dynamics with
-and without friction, less the velocity friction, on a copy of the model
-whose zero-velocity band is the compensation band; the kernels are compiled
-(or loaded from the cache) when the compensator is made, not in the loop.
+With the load term on, both terms come from one call of the ``friction``
+kernel of :func:`robodyn_ros.dynamics.codegen.kernels` (the friction torques
+alone, one recursion for the reactions) on a copy of the model whose
+zero-velocity band is the compensation band. ``backend`` is the request
+passed to ``kernels``: ``'auto'`` takes the robot's compiled kernels (about
+a hundred times faster than numpy; compiled or loaded from the cache when
+the compensator is made, not in the loop), ``'numpy'`` the numpy reference
+(a few milliseconds per call from Python), which is why the load term can be
+refreshed at a lower rate (``load_period``) and held in between.
 """
 
 from collections.abc import Mapping
@@ -48,8 +49,8 @@ import os
 
 import numpy as np
 
-from .models import load_friction, velocity_friction
-from ..dynamics.rne import inverse_dynamics, rne
+from .models import velocity_friction
+from ..dynamics.codegen import kernels
 from ..dynamics.tables import tables
 from ..errors import InputError, ParameterError
 from ..model.params import apply_params, load_params_file
@@ -73,7 +74,8 @@ class FrictionCompensator:
     load_period : float
         Refresh period of the load term [s]; 0 refreshes every call.
     backend : {'numpy', 'auto'}
-        How the load term is computed (see the module docstring).
+        How the load term is computed: the request passed to
+        :func:`~robodyn_ros.dynamics.codegen.kernels` (see the module docstring).
 
     """
 
@@ -86,8 +88,9 @@ class FrictionCompensator:
         self._tab = tables(model)
         self.band = self.scale = None
         self._band_model = None
-        self.configure(band=band, scale=scale)
+        self._kernels = None
         self.load = False
+        self.configure(band=band, scale=scale)
         self.set_load(load, load_period)
         self._load_term = np.zeros(model.n)
         self._load_time = -math.inf
@@ -124,8 +127,7 @@ class FrictionCompensator:
         Change the band or the scale.
 
         With the ``'auto'`` backend and the load term on, prefer
-        :meth:`replaced` for the band: a new band compiles new kernels at the
-        next load term.
+        :meth:`replaced` for the band: a new band compiles new kernels here.
 
         Parameters
         ----------
@@ -147,6 +149,9 @@ class FrictionCompensator:
             self._vtab = replace(self._tab, smoothing_velocity=np.maximum(
                 self._tab.smoothing_velocity, self.band))
             self._band_model = None
+            self._kernels = None
+            if self.load:
+                self._friction_kernels()
         if scale is not None:
             if not (math.isfinite(scale) and 0.0 <= scale <= 1.5):
                 raise InputError('friction_scale', f'must be in [0, 1.5], got {scale}')
@@ -172,18 +177,20 @@ class FrictionCompensator:
         self.load = bool(enabled) and self._tab.has_load_friction
         if period is not None:
             self.load_period = float(period)
-        if self.load and self.backend == 'auto':
-            n = self.model.n
-            self.load_term(np.zeros(n), np.zeros(n), np.zeros(n))  # compile or load kernels
+        if self.load:
+            self._friction_kernels()   # compile or load the kernels now, not in the loop
         return self.load
 
-    def _banded_model(self):
-        if self._band_model is None:
-            joints = [j.with_changes(friction=replace(
-                j.friction, smoothing_velocity=max(j.friction.smoothing_velocity, self.band)))
-                for j in self.model.joints]
-            self._band_model = self.model.replace_joints(joints)
-        return self._band_model
+    def _friction_kernels(self):
+        if self._kernels is None:
+            if self._band_model is None:
+                joints = [j.with_changes(friction=replace(
+                    j.friction,
+                    smoothing_velocity=max(j.friction.smoothing_velocity, self.band)))
+                    for j in self.model.joints]
+                self._band_model = self.model.replace_joints(joints)
+            self._kernels = kernels(self._band_model, self.backend)
+        return self._kernels
 
     def velocity_term(self, qd):
         """
@@ -217,16 +224,25 @@ class FrictionCompensator:
             ``T(tau_rigid + tau_bearing, qd) - tau_rigid`` [N m or N], (n,).
 
         """
-        if self.backend == 'auto':
-            model = self._banded_model()
-            full = inverse_dynamics(model, q, qd, qdd, backend='auto')
-            rigid = inverse_dynamics(model, q, qd, qdd, friction=False, backend='auto')
-            return full - rigid - self.velocity_term(qd)
-        q2, qd2, qdd2 = (np.asarray(x, dtype=float)[None, :] for x in (q, qd, qdd))
-        res = rne(self.model, q2, qd2, qdd2)
-        vtab = self._vtab
-        total = load_friction(vtab, res.tau, qd2, res.force, res.moment)
-        return (total - res.tau)[0]
+        return self.friction(q, qd, qdd) - self.velocity_term(qd)
+
+    def friction(self, q, qd, qdd):
+        """
+        Velocity and load-dependent friction with the band, one kernel call.
+
+        Parameters
+        ----------
+        q, qd, qdd : array_like
+            State, (n,) each.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``tau_v + T(tau_rigid + tau_bearing, qd) - tau_rigid`` [N m or N], (n,).
+
+        """
+        state = (np.ascontiguousarray(x, dtype=float) for x in (q, qd, qdd))
+        return self._friction_kernels().friction(*state)
 
     def torque(self, q, qd, qdd=None, now=None):
         """
@@ -247,14 +263,18 @@ class FrictionCompensator:
             Torque to add to the command [N m or N], (n,).
 
         """
-        tau = self.velocity_term(qd)
-        if self.load:
-            if now is None or now - self._load_time >= self.load_period:
-                acc = np.zeros(self.model.n) if qdd is None else qdd
-                self._load_term = self.load_term(q, qd, acc)
-                self._load_time = -math.inf if now is None else now
-            tau = tau + self._load_term
-        return self.scale * tau
+        if not self.load:
+            return self.scale * self.velocity_term(qd)
+        if now is None or now - self._load_time >= self.load_period:
+            acc = np.zeros(self.model.n) if qdd is None else qdd
+            tau = self.friction(q, qd, acc)
+            if now is not None and self.load_period > 0.0:   # held until the next refresh
+                self._load_term = tau - self.velocity_term(qd)
+                self._load_time = now
+            else:
+                self._load_time = -math.inf
+            return self.scale * tau
+        return self.scale * (self.velocity_term(qd) + self._load_term)
 
 
 def with_friction(model, params):

@@ -145,6 +145,38 @@ def transmission_input(g, trans, tau_out, s):
                  g.mul(g.mul(c(0.5), g.sub(g.one, s)), neg))
 
 
+def loaded_torque(g, tab, i, res, s):
+    """
+    Joint ``i``'s rigid torque through the load-dependent friction, ``T(tau + tau_b, qd)``.
+
+    Parameters
+    ----------
+    g : Graph
+        The graph.
+    tab : DynamicsTables
+        Model arrays (bearing and transmission data).
+    i : int
+        Joint index.
+    res : SymRne
+        Symbolic rigid-body result (torques and reactions in bearing frames).
+    s : int
+        Smoothed sign of the joint velocity.
+
+    Returns
+    -------
+    int
+        Torque node [N m or N]; ``res.tau[i]`` itself without such friction.
+
+    """
+    tau = res.tau[i]
+    if tab.bearing[i] is not None:
+        tau = g.add(tau, g.mul(s, bearing_torque(g, tab.bearing[i], res.force[i],
+                                                 res.moment[i])))
+    if tab.transmission[i] is not None:
+        tau = transmission_input(g, tab.transmission[i], tau, s)
+    return tau
+
+
 def inverse_dynamics_torque(g, tab, res, qd, qdd, friction=True):
     """
     Joint torques ``T(tau_rigid + tau_bearing, qd) + Ia qdd + tau_v`` as nodes.
@@ -171,13 +203,43 @@ def inverse_dynamics_torque(g, tab, res, qd, qdd, friction=True):
     out = []
     for i, tau in enumerate(res.tau):
         s = smooth_sign(g, qd[i], float(tab.smoothing_velocity[i]))
-        if friction and tab.bearing[i] is not None:
-            tau = g.add(tau, g.mul(s, bearing_torque(g, tab.bearing[i], res.force[i],
-                                                     res.moment[i])))
-        if friction and tab.transmission[i] is not None:
-            tau = transmission_input(g, tab.transmission[i], tau, s)
+        if friction:
+            tau = loaded_torque(g, tab, i, res, s)
         tau = g.add(tau, g.mul(g.const(tab.armature[i]), qdd[i]))
         if friction:
             tau = g.add(tau, velocity_friction(g, tab, i, qd[i], s))
         out.append(tau)
+    return out
+
+
+def friction_torque(g, tab, res, qd):
+    """
+    Friction torques alone, ``(T(tau_rigid + tau_bearing, qd) - tau_rigid) + tau_v``.
+
+    The inverse dynamics of :func:`inverse_dynamics_torque` less its
+    rigid-body and armature part, written directly (no subtraction of two
+    torques): joints without load-dependent friction give ``tau_v`` alone.
+
+    Parameters
+    ----------
+    g : Graph
+        The graph.
+    tab : DynamicsTables
+        Model arrays (friction data).
+    res : SymRne
+        Symbolic rigid-body result (torques and reactions in bearing frames).
+    qd : list of int
+        Velocity nodes.
+
+    Returns
+    -------
+    list of int
+        Friction torque nodes [N m or N].
+
+    """
+    out = []
+    for i, tau in enumerate(res.tau):
+        s = smooth_sign(g, qd[i], float(tab.smoothing_velocity[i]))
+        load = g.sub(loaded_torque(g, tab, i, res, s), tau)
+        out.append(g.add(load, velocity_friction(g, tab, i, qd[i], s)))
     return out

@@ -54,6 +54,8 @@ class PositionHold:
         Held position (n,) [rad or m]; None before :meth:`start`.
     kp, kd : numpy.ndarray
         Gains of the current hold [N m/rad, N m s/rad or N/m, N s/m].
+    kernels : Kernels or NumpyKernels
+        The model's dynamics kernels (gravity, mass matrix).
 
     """
 
@@ -62,7 +64,7 @@ class PositionHold:
             raise InputError('hold_bandwidth', f'must be finite and > 0 rad/s, got {bandwidth}')
         self.model = model
         self.bandwidth = float(bandwidth)
-        self._k = kernels(model)
+        self.kernels = kernels(model)
         self.position = None
         self.kp = np.zeros(model.n)
         self.kd = np.zeros(model.n)
@@ -78,7 +80,7 @@ class PositionHold:
 
         """
         q = np.array(q, dtype=float)
-        inertia = np.diag(self._k.mass_matrix(q)).copy()
+        inertia = np.diag(self.kernels.mass_matrix(q)).copy()
         w = self.bandwidth
         self.kp = inertia * w * w
         self.kd = 2.0 * w * inertia
@@ -99,7 +101,7 @@ class PositionHold:
             (n,) [N m or N] (before friction compensation and limits).
 
         """
-        return (self._k.gravity(np.ascontiguousarray(q, dtype=float))
+        return (self.kernels.gravity(np.ascontiguousarray(q, dtype=float))
                 + self.kp * (self.position - q) - self.kd * qd)
 
     def __repr__(self):

@@ -55,22 +55,24 @@ from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, qos_profile_system_default, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
+from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_params import parameter_specs
-from .conversions import joint_state_msg, to_seconds, trajectory_arrays
+from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
+from .law_status import LawStatus
 from .model_source import load_model
 from .params import declare
 from .runner import run_node
 from .sampled import SampledTopic
-from ..control.base import JointReference, Mode
-from ..control.factory import apply_gain, LIVE_GAINS, make_controller
-from ..control.filters import FilteredDifference
+from ..control.base import Mode
+from ..control.control_cycle import ControlCycle
+from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
+from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
 from ..realtime import freeze_garbage, LoopTiming, PeriodicLoop
@@ -106,11 +108,13 @@ class ControllerNode(LifecycleNode):
         self._states = None
         self._pubs = []
         self._pub_js = self._pub_fc = None
+        self._status = None
         self._lock = threading.Lock()
         self._active = False
+        self.cycle = None
         self._reset_inputs()
         self.values = {}
-        self.values = declare(self, parameter_specs(), on_change=self._on_parameter)
+        self.values = declare(self, parameter_specs(), on_changes=self._on_parameter)
         self.diag = Diagnostics(self)
         self.diag.update(WARN, 'unconfigured')
         if self.values['autostart']:
@@ -118,33 +122,30 @@ class ControllerNode(LifecycleNode):
                 self.trigger_activate()
 
     # ------------------------------------------------------------------ parameters
-    def _on_parameter(self, name, value):
-        if name in _LIVE and self.controller is not None and value:
+    def _on_parameter(self, changes):
+        """Apply a parameter set all at once: every gain is checked before any changes."""
+        gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
+        if gains and self.controller is not None:
             try:
-                apply_gain(self.controller, name, list(value))
+                apply_gains(self.controller, gains)
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
-        self.values[name] = value
+        if 'state_timeout' in changes and self.cycle is not None:
+            self.cycle.state_timeout = float(changes['state_timeout'])
+        self.values.update(changes)
 
     def _options(self):
+        """Give the law's options from the parameters (unset ones left out)."""
         v = self.values
-        opts = {k: v.get(k) for k in ('omega', 'zeta', 'form', 'kp', 'kd', 'ki', 'lam', 'gain',
-                                      'boundary', 'torque_limit', 'initial_mass', 'forgetting',
-                                      'relay_fraction', 'backend', 'payload_frame',
-                                      'estimator_joints')}
-        return {k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in opts.items()
-                if x is not None}
+        opts = {k: v.get(k) for k in law_class(v['law']).option_names()}
+        return {k: (x if isinstance(x, (str, bool, int, float)) else list(x))
+                for k, x in opts.items() if x is not None}
 
     def _reset_inputs(self):
-        self._q = None
-        self._qd = None
-        self._state_time = None
-        self._state_problem = 'no joint_states received'
-        self._trajectory = None
-        self._traj_start = None
-        self._idle = None
         self._cycle = 0
-        self._diff = None
+        self._state_sources = {}
+        if getattr(self, 'cycle', None) is not None:
+            self.cycle.reset()
 
     # ------------------------------------------------------------------ lifecycle
     def on_configure(self, state):
@@ -167,8 +168,12 @@ class ControllerNode(LifecycleNode):
             self.get_logger().error(f'configure failed: {exc}')
             self.diag.update(ERROR, f'configure failed: {exc}')
             return TransitionCallbackReturn.FAILURE
-        if v['velocity_source'] == 'difference':
-            self._diff_cutoff = min(float(v['velocity_cutoff']), 0.45 * float(v['rate']))
+        cutoff = (min(float(v['velocity_cutoff']), 0.45 * float(v['rate']))
+                  if v['velocity_source'] == 'difference' else None)
+        self.cycle = ControlCycle(self.controller, self.model, v['state_timeout'],
+                                  v['idle_reference'], cutoff, StatePlausibility(
+                                      self.model, v['plausibility_margin'],
+                                      v['plausibility_speed_factor']))
         # joint_states is taken by the control loop itself, newest first (no callback),
         # serialized: the loop reads the fields it needs from the bytes (joint_state_cdr)
         self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS, raw=True)
@@ -185,14 +190,12 @@ class ControllerNode(LifecycleNode):
                 qos_profile_system_default)
         else:
             self._pub_js = self.create_lifecycle_publisher(JointState, 'joint_commands', 1)
-        self._pub_err = self.create_lifecycle_publisher(JointState, '~/tracking_error', 10)
-        self._pub_mass = self.create_lifecycle_publisher(Float64, '~/payload_estimate', 10)
-        self._pub_est = self.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
-        self._pubs = [p for p in (self._pub_js, self._pub_fc, self._pub_err, self._pub_mass,
-                                  self._pub_est) if p is not None]
+        self._status = LawStatus(self, self.joint_names)
+        self._pubs = [p for p in (self._pub_js, self._pub_fc) if p is not None]
         # Torque messages are written serialized from templates (joint_state_cdr).
         self._cmd_js = JointStateEncoder(self.joint_names)
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
+        self._release_msg = JointStateEncoder(self.joint_names, fields=()).encode(0)
         self.timing = LoopTiming(self.period)
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
@@ -203,7 +206,7 @@ class ControllerNode(LifecycleNode):
     def on_activate(self, state):
         """Start the control loop (lifecycle callback)."""
         self.controller.fault('activating')
-        self._idle = None
+        self.cycle.reset()
         self._active = True
         if self.values['loop'] == 'timer':
             freeze_garbage()
@@ -279,9 +282,9 @@ class ControllerNode(LifecycleNode):
                 self.destroy_timer(self._timer)
                 self._timer = None
             if self.controller is not None:
-                tau, _ = self.controller.fault(reason)
-                self._publish_torque(tau)
-            self.diag.update(ERROR, f'{reason}: zero torque sent, no output')
+                self.controller.fault(reason)
+                self._release_output(q_last=self.cycle.q)
+            self.diag.update(ERROR, f'{reason}: command stream released, no output')
 
     def _release(self):
         for s in self._subs:
@@ -291,29 +294,37 @@ class ControllerNode(LifecycleNode):
             self._states = None
         for p in self._pubs:
             self.destroy_lifecycle_publisher(p)
+        if self._status is not None:
+            self._status.destroy()
+            self._status = None
         self._subs, self._pubs = [], []
         self.controller = None
         self._reset_inputs()
 
     # ------------------------------------------------------------------ inputs
-    def _poll_states(self):
-        """Take the newest joint state, if one arrived since the last cycle."""
-        newest = self._states.latest() if self._states is not None else None
-        if newest is None:
+    def _poll_states(self, now):
+        """Give the cycle this cycle's newest joint state; watch its publishers."""
+        taken = self._states.take_all_with_source() if self._states is not None else []
+        if not taken:
             return
-        data, received = newest
+        for _, _, gid in taken:
+            self._state_sources[gid] = now
+        window = max(1.0, 5.0 * self.values['state_timeout'])
+        for gid in [g for g, seen in self._state_sources.items() if now - seen > window]:
+            del self._state_sources[gid]
+        data, received, _ = taken[-1]
+        if len(self._state_sources) > 1:
+            self.cycle.bad_state(f'joint_states from {len(self._state_sources)} publishers at '
+                                 'once: the state is ambiguous')
+            return
         try:
             sample = self._reader.read(data)
         except JointStateError as exc:  # a bad message is a bad state, not a crash
-            self._state_problem = f'joint_states: {exc}'
-            self._q = None
+            self.cycle.bad_state(f'joint_states: {exc}')
             return
-        self._q = sample.position
-        if sample.velocity is not None:
-            self._qd = sample.velocity
-        self._state_problem = ''
         # its age counts from its arrival
-        self._state_time = time.monotonic() - max(0.0, time.time() - received)
+        self.cycle.take_state(sample.position, sample.velocity,
+                              now - max(0.0, time.time() - received))
 
     def _on_trajectory(self, msg):
         try:
@@ -328,18 +339,7 @@ class ControllerNode(LifecycleNode):
             return
         stamp = to_seconds(msg.header.stamp)
         now = self.get_clock().now().nanoseconds * 1e-9
-        offset = arr['times'][0]
-        self._traj_start = (stamp if stamp > 0.0 else now) + offset
-        self._trajectory = traj
-
-    def _reference(self, q, now):
-        if self._trajectory is not None:
-            return self._trajectory.reference(now.nanoseconds * 1e-9 - self._traj_start)
-        if self.values['idle_reference'] == 'none':
-            return None
-        if self._idle is None:
-            self._idle = JointReference.hold(q)
-        return self._idle
+        self.cycle.set_trajectory(traj, (stamp if stamp > 0.0 else now) + arr['times'][0])
 
     # ------------------------------------------------------------------ loop
     def _loop_step(self):
@@ -356,34 +356,36 @@ class ControllerNode(LifecycleNode):
         self.timing.record(start, time.monotonic(), math.nan if law is None else law)
 
     def _cycle_once(self):
-        self._poll_states()
         start = time.monotonic()
+        self._poll_states(start)
         now = self.get_clock().now()
-        ctl = self.controller
-        q = self._q
-        law_time = math.nan
-        if q is None:
-            tau, status = ctl.fault(self._state_problem or 'no joint_states')
-        elif start - self._state_time > self.values['state_timeout']:
-            limit = 1e3 * self.values['state_timeout']
-            tau, status = ctl.fault(f'stale joint_states (nothing new for more than '
-                                    f'{limit:g} ms)')
-        else:
-            qd = self._qd
-            if self.values['velocity_source'] == 'difference':
-                if self._diff is None:
-                    self._diff = FilteredDifference(self.period, self._diff_cutoff, ctl.n)
-                qd = self._diff.update(q)[1]
-            ref = self._reference(q, now) if np.isfinite(q).all() else None
-            before = time.monotonic()
-            tau, status = ctl.step(start, q, qd, ref)
-            law_time = time.monotonic() - before
-        self._publish_torque(tau, now)
+        out = self.cycle.run(start, now.nanoseconds * 1e-9)
+        if out.release:
+            # The commands stop: one release tells the hardware interface to hold now.
+            self._release_output(q_last=None)
+        elif out.torque is not None:
+            self._publish_torque(out.torque, now)
         self._cycle += 1
+        tau = out.torque if out.torque is not None else np.zeros(self.controller.n)
         if self._cycle % self.values['status_decimation'] == 0:
-            self._publish_status(status, tau, now)
-        self._diagnose(status)
-        return law_time
+            self._publish_status(out.status, tau, now)
+        self._diagnose(out.status)
+        return out.law_time
+
+    def _release_output(self, q_last):
+        """
+        End the command stream.
+
+        On ``joint_commands``: a message with the joint names and no efforts
+        (the hardware interface holds the arm at once). On a forward command
+        controller, which keeps its last command: the gravity torque at the
+        last measured position, or nothing when there is none.
+        """
+        if self._pub_js is not None:
+            self._pub_js.publish(self._release_msg)
+        if self._pub_fc is not None and q_last is not None and self.controller is not None:
+            hold = self.controller.gravity_hold_torque(q_last, np.zeros(self.controller.n))
+            self._pub_fc.publish(self._cmd_fc.encode(hold))
 
     def _publish_torque(self, tau, now=None):
         if self._pub_js is not None:
@@ -393,33 +395,25 @@ class ControllerNode(LifecycleNode):
             self._pub_fc.publish(self._cmd_fc.encode(tau))
 
     def _publish_status(self, status, tau, now):
-        stamp = now.to_msg()
-        if status.error is not None and status.error.size == self.controller.n:
-            self._pub_err.publish(joint_state_msg(self.joint_names, stamp,
-                                                  position=status.error, effort=tau))
-        est = self.controller.estimates()
-        if not est:
-            return
-        if 'payload_mass' in est:
-            self._pub_mass.publish(Float64(data=float(est['payload_mass'])))
-        msg = Float64MultiArray()
-        for key, value in est.items():
-            arr = np.atleast_1d(np.asarray(value, dtype=float))
-            msg.layout.dim.append(MultiArrayDimension(label=key, size=arr.size,
-                                                      stride=arr.size))
-            msg.data.extend(arr.tolist())
-        self._pub_est.publish(msg)
+        self._status.publish(self.controller, status, tau, now.to_msg())
 
     def _diagnose(self, status):
         mode = status.mode
-        if mode.is_safe_output:
+        if mode == Mode.ZERO:
+            level, text = ERROR, f'not commanding: {status.message}'
+        elif mode.is_safe_output:
             level, text = ERROR, f'safe output ({mode.value}): {status.message}'
+        elif self.cycle.reanchored:
+            level, text = WARN, self.cycle.reanchored
         elif mode == Mode.SATURATED:
             level, text = WARN, 'torque saturated'
         else:
             level, text = OK, 'running'
         if level != self.diag.level or text != self.diag.message:
             self.diag.update(level, text, self._diag_values())
+            if text == self.cycle.reanchored:
+                self.get_logger().warning(text)
+                self.cycle.reanchored = ''   # said once
         elif self._cycle % max(1, int(round(1.0 / self.period))) == 0:
             self.diag.update(level, text, self._diag_values(), publish=False)
 

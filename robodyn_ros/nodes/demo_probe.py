@@ -115,6 +115,7 @@ class DemoProbe(Node):
                 cls, topic, self._callback(full, cls, topic), qos, raw=True))
         self._goal_pub = self.create_publisher(JointTrajectory, 'planner/goal', RELIABLE)
         self._lifecycle_clients = {}
+        self._service_clients = {}
         self._executor = SingleThreadedExecutor()
         self._executor.add_node(self)
         self._thread = threading.Thread(target=self._spin, daemon=True)
@@ -190,10 +191,15 @@ class DemoProbe(Node):
         return s.stamp_ns * 1e-9, s.position, s.velocity, s.effort
 
     def _spin(self):
-        try:
-            self._executor.spin()
-        except Exception:  # context shut down while spinning
-            pass
+        import sys
+        while rclpy.ok(context=self.context) and self._draining:
+            try:
+                self._executor.spin_once(timeout_sec=0.1)
+            except Exception as exc:  # noqa: B902 - keep serving; the context may be going
+                if not rclpy.ok(context=self.context):
+                    return
+                print(f'demo probe: executor error (continuing): {type(exc).__name__}: {exc}',
+                      file=sys.stderr)
 
     # ------------------------------------------------------------------ graph
     def goal_subscribers(self):
@@ -245,6 +251,61 @@ class DemoProbe(Node):
         req.transition.id = TRANSITIONS[transition]
         res = self._call(self._client(node), req, timeout)
         return None if res is None else bool(res.success)
+
+    def trigger(self, service, timeout=10.0):
+        """
+        Call a std_srvs/Trigger service (e.g. ``hardware_interface/reset_fault``).
+
+        Parameters
+        ----------
+        service : str
+            Service name (relative).
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        tuple or None
+            ``(success, message)``, None when it did not answer in time.
+
+        """
+        from std_srvs.srv import Trigger
+        client = self._service_clients.get(service)
+        if client is None:
+            client = self._service_clients[service] = self.create_client(Trigger, service)
+        res = self._call(client, Trigger.Request(), timeout)
+        return None if res is None else (bool(res.success), res.message)
+
+    def set_parameters_atomically(self, node, values, timeout=10.0):
+        """
+        Set several parameters of a node as one all-or-nothing set.
+
+        Parameters
+        ----------
+        node : str
+            Node name (relative).
+        values : dict
+            Name to value (float, int, bool, str or a list of floats).
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        tuple or None
+            ``(successful, reason)``, None when it did not answer in time.
+
+        """
+        from rcl_interfaces.srv import SetParametersAtomically
+        from rclpy.parameter import Parameter
+        name = f'{node}/set_parameters_atomically'
+        client = self._service_clients.get(name)
+        if client is None:
+            client = self.create_client(SetParametersAtomically, name)
+            self._service_clients[name] = client
+        req = SetParametersAtomically.Request(parameters=[
+            Parameter(k, value=v).to_parameter_msg() for k, v in values.items()])
+        res = self._call(client, req, timeout)
+        return None if res is None else (bool(res.result.successful), res.result.reason)
 
     # ------------------------------------------------------------------ goals
     def send_goal(self, waypoints, durations=None):

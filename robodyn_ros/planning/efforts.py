@@ -17,10 +17,11 @@ Feed-forward efforts of a planned motion: the seam between planner and dynamics.
 
 The planners only need a callable ``effort_provider(Q, QD, QDD) -> TAU`` over
 the planned joints (arrays (N, n)). :class:`ModelEffortProvider` is the
-in-process default: our recursive Newton-Euler
-(:func:`robodyn_ros.dynamics.inverse_dynamics`) with friction, rotor
-inertia and an optional payload; joints of the model that are not planned
-stay at fixed positions. A remote (parallel-dynamics) service can replace it
+in-process default: the robot's inverse dynamics kernels
+(:func:`robodyn_ros.dynamics.codegen.kernels`, batch entry points; the same
+torques as :func:`robodyn_ros.dynamics.inverse_dynamics`) with friction,
+rotor inertia and an optional payload; joints of the model that are not
+planned stay at fixed positions. A remote (parallel-dynamics) service can replace it
 by any object with the same call.
 """
 
@@ -29,7 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .limits import joint_vector
-from ..dynamics import inverse_dynamics
+from ..dynamics.codegen import kernels
+from ..dynamics.inputs import state_batches
 from ..errors import InputError
 
 
@@ -183,17 +185,22 @@ class ModelEffortProvider:
                                   f'{q2.shape[1]}')
         if self._idx.size == self._model.n and np.array_equal(self._idx,
                                                               np.arange(self._model.n)):
-            tau = inverse_dynamics(self._model, q2, qd2, qdd2, friction=self._friction,
-                                   backend='auto')
+            full = (q2, qd2, qdd2)
         else:
             rows = q2.shape[0]
             full = [np.tile(self._fixed, (rows, 1)), np.zeros((rows, self._model.n)),
                     np.zeros((rows, self._model.n))]
             for arr, part in zip(full, (q2, qd2, qdd2)):
                 arr[:, self._idx] = part
-            tau = inverse_dynamics(self._model, *full, friction=self._friction,
-                                   backend='auto')[:, self._idx]
+        tau = self._efforts(*full)[:, self._idx]
         return tau[0] if single else tau
+
+    def _efforts(self, q, qd, qdd):
+        _, q, qd, qdd = state_batches(self._model, q, qd, qdd)
+        k = kernels(self._model)
+        if self._friction:
+            return k.inverse_dynamics_batch(q, qd, qdd)
+        return k.inverse_dynamics_rigid_batch(q, qd, qdd)
 
     def __repr__(self):
         return (f'ModelEffortProvider(model={self._model.name!r}, joints={self._names}, '

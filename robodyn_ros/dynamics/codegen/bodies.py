@@ -91,6 +91,57 @@ class Body:
 
 
 @dataclass(frozen=True, eq=False)
+class FramePlacement:
+    """
+    A frame of the model placed in its body's axis-aligned frame.
+
+    Attributes
+    ----------
+    name : str
+        Frame name.
+    body : int
+        Body the frame is fixed to (-1: the root, which does not move).
+    rot : numpy.ndarray
+        Frame axes to the body's axis-aligned axes, (3, 3).
+    trans : numpy.ndarray
+        Frame origin in the body's axis-aligned frame, (3,) [m].
+
+    """
+
+    name: str
+    body: int
+    rot: np.ndarray
+    trans: np.ndarray
+
+
+def place_frame(model, frames, name):
+    """
+    Place a named frame of a model in its body's axis-aligned frame.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+    frames : numpy.ndarray
+        ``A_i`` per body, (n, 3, 3) (see :class:`DynParams`).
+    name : str
+        Frame name.
+
+    Returns
+    -------
+    FramePlacement
+        The placement (root frames keep their root coordinates).
+
+    """
+    frame = model.frame(name)
+    if frame.body >= 0:
+        a = frames[frame.body]
+        return FramePlacement(name, frame.body, a.T @ frame.rotation, a.T @ frame.translation)
+    return FramePlacement(name, frame.body, np.array(frame.rotation, float),
+                          np.array(frame.translation, float))
+
+
+@dataclass(frozen=True, eq=False)
 class DynParams:
     """
     All constant data the generator needs.
@@ -107,6 +158,8 @@ class DynParams:
         End-effector frame in the body's axis-aligned frame, (3, 3) and (3,) [m].
     frames : numpy.ndarray
         ``A_i`` per body, (n, 3, 3): axis-aligned to model body coordinates.
+    payload : FramePlacement
+        Frame of the run-time payload (a point mass) of the payload kernels.
 
     """
 
@@ -116,6 +169,7 @@ class DynParams:
     ext_rot: np.ndarray
     ext_trans: np.ndarray
     frames: np.ndarray
+    payload: 'FramePlacement' = None
 
     @property
     def n(self):
@@ -140,7 +194,7 @@ class DynParams:
         return replace(self, bodies=tuple(bodies))
 
 
-def dyn_params(model, ext_frame=None):
+def dyn_params(model, ext_frame=None, payload_frame=None):
     """
     Gather the generator's data of a model.
 
@@ -150,6 +204,8 @@ def dyn_params(model, ext_frame=None):
         The model.
     ext_frame : str, optional
         Frame of the external wrench; default ``model.end_effector``.
+    payload_frame : str, optional
+        Frame of the payload point mass; default ``model.end_effector``.
 
     Returns
     -------
@@ -169,11 +225,7 @@ def dyn_params(model, ext_frame=None):
             rot=ap.T @ tab.rotation[i] @ a, trans=ap.T @ tab.translation[i],
             mass=float(tab.mass[i]), first_moment=a.T @ tab.first_moment[i],
             inertia=a.T @ tab.inertia_origin[i] @ a, armature=float(tab.armature[i])))
-    frame = model.frame(ext_frame or model.end_effector)
-    if frame.body >= 0:
-        a = frames[frame.body]
-        ext_rot, ext_trans = a.T @ frame.rotation, a.T @ frame.translation
-    else:
-        ext_rot, ext_trans = frame.rotation, frame.translation
-    return DynParams(tuple(bodies), np.array(model.gravity, float), frame.body,
-                     np.array(ext_rot), np.array(ext_trans), frames)
+    ext = place_frame(model, frames, ext_frame or model.end_effector)
+    payload = place_frame(model, frames, payload_frame or model.end_effector)
+    return DynParams(tuple(bodies), np.array(model.gravity, float), ext.body, ext.rot,
+                     ext.trans, frames, payload)

@@ -37,6 +37,7 @@ import sysconfig
 import tempfile
 
 from .generate import MODULE_PLACEHOLDER
+from ...errors import RobodynError
 
 #: Compiler flags (no -ffast-math: results must match the numpy reference).
 CFLAGS = ('-O2', '-fPIC', '-shared', '-fno-math-errno', '-std=c99', '-w')
@@ -44,7 +45,7 @@ CFLAGS = ('-O2', '-fPIC', '-shared', '-fno-math-errno', '-std=c99', '-w')
 _LOADED = {}
 
 
-class CompilerUnavailable(RuntimeError):
+class CompilerUnavailable(RobodynError, RuntimeError):
     """No working C compiler, or compiling the generated module failed."""
 
 

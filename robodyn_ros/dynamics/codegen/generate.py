@@ -27,9 +27,10 @@ from .cmodule import module_source, wrapper_source
 from .emit_c import FunctionEmitter, interp_function
 from .expr import Graph
 from .sym_crba import ltdl_solve, mass_matrix, with_armature
+from .sym_payload import point_mass_torque, with_payload
 from .sym_rne import joint_transforms, rne
 from ..tables import tables
-from ...friction.symbolic import inverse_dynamics_torque
+from ...friction.symbolic import friction_torque, inverse_dynamics_torque
 
 #: Placeholder for the module name while the source is hashed.
 MODULE_PLACEHOLDER = '__RD_MODULE__'
@@ -87,14 +88,15 @@ class Generated:
     specs: tuple
 
 
-def _docs(n, what, args, result, ext=False):
-    extra = ', f_ext=None' if ext else ''
-    single = (f'{what}. {args}: float64 arrays of shape ({n},); out: optional float64 '
-              f'array of shape {result}{extra and "; f_ext: end-effector wrench (6,)"}. '
-              f'Returns out.')
-    batch = (f'{what}, batch. {args}: C-contiguous float64 arrays of shape (N, {n}); '
-             f'out: optional (N, ...); start, stop: row range (default all); '
-             f'the GIL is released around the loop. Returns out.')
+def _docs(what, inputs, result, ext=False):
+    names = ', '.join(f'{name} ({length},)' for name, length in inputs)
+    rows = ', '.join(f'{name} (N, {length})' for name, length in inputs)
+    wrench = '; f_ext: end-effector wrench (6,)' if ext else ''
+    single = (f'{what}. {names}: float64 arrays; out: optional float64 array of shape '
+              f'{result}{wrench}. Returns out.')
+    batch = (f'{what}, batch. {rows}: C-contiguous float64 arrays; out: optional (N, ...); '
+             f'start, stop: row range (default all); the GIL is released around the loop. '
+             f'Returns out.')
     return single, batch
 
 
@@ -119,29 +121,85 @@ def build_graphs(params, tab):
     g = Graph()
     q, qd, qdd = g.var_array('q', n), g.var_array('qd', n), g.var_array('qdd', n)
     tau_in, fext = g.var_array('tau', n), g.var_array('fext', 6)
+    payload, com = g.var_array('payload', 4), g.var_array('com', 3)
     zero = [g.zero] * n
     tr = joint_transforms(g, params, q)
     res = rne(g, params, q, qd, qdd, transforms=tr)
     res_ext = rne(g, params, q, qd, qdd, f_ext=fext, transforms=tr)
+    grav = rne(g, params, q, zero, zero, transforms=tr)
     mass = with_armature(g, params, mass_matrix(g, params, tr))
     bias = rne(g, params, q, qd, zero, transforms=tr).tau
-    out = {
+    full = inverse_dynamics_torque(g, tab, res, qd, qdd)
+    return g, {
         'rne': res.tau,
         'rne_ext': res_ext.tau,
-        'inverse_dynamics': inverse_dynamics_torque(g, tab, res, qd, qdd),
+        'inverse_dynamics': full,
         'inverse_dynamics_ext': inverse_dynamics_torque(g, tab, res_ext, qd, qdd),
         'inverse_dynamics_rigid': inverse_dynamics_torque(g, tab, res, qd, qdd, False),
         'inverse_dynamics_rigid_ext': inverse_dynamics_torque(g, tab, res_ext, qd, qdd,
                                                               False),
-        'gravity': rne(g, params, q, zero, zero, transforms=tr).tau,
+        'gravity': grav.tau,
         'mass_matrix': [x for row in mass for x in row],
         'forward_dynamics': ltdl_solve(g, params, mass,
                                        [g.sub(t, b) for t, b in zip(tau_in, bias)]),
+        'inverse_dynamics_payload': with_payload(
+            g, full, payload[0], point_mass_torque(g, params, res, payload[1:])),
+        'payload_torque': point_mass_torque(g, params, res, com),
+        'gravity_payload': with_payload(
+            g, grav.tau, payload[0], point_mass_torque(g, params, grav, payload[1:])),
+        'friction': friction_torque(g, tab, res, qd),
     }
-    return g, out
 
 
-def generate(model, ext_frame=None):
+def kernel_table(n):
+    """
+    List the entry points of a model with ``n`` joints and the outputs they compute.
+
+    Parameters
+    ----------
+    n : int
+        Number of joints.
+
+    Returns
+    -------
+    list of tuple
+        ``(KernelSpec, output key, output key with wrench or None)``.
+
+    """
+    vec, mat = (n,), (n, n)
+    qs = (('q', n),)
+    qqq = (('q', n), ('qd', n), ('qdd', n))
+    rows = (
+        ('inverse_dynamics', 'k_id', True, qqq, vec,
+         'Joint torques with armature and every friction model'),
+        ('inverse_dynamics_rigid', 'k_idr', True, qqq, vec,
+         'Joint torques with armature, no friction'),
+        ('gravity', 'k_grav', False, qs, vec, 'Gravity torques'),
+        ('mass_matrix', 'k_mass', False, qs, mat, 'Mass matrix with armature'),
+        ('forward_dynamics', 'k_fd', False, (('q', n), ('qd', n), ('tau', n)), vec,
+         'Joint accelerations, rigid body with armature, no friction'),
+        ('inverse_dynamics_payload', 'k_idp', False, qqq + (('payload', 4),), vec,
+         'Joint torques with armature and every friction model plus a point-mass '
+         'payload [m, cx, cy, cz] (kg, m in the payload frame); the friction sees the '
+         'robot without the payload'),
+        ('payload_torque', 'k_ym', False, qqq + (('com', 3),), vec,
+         'Rigid-body joint torques of a 1 kg point mass at com (m, payload frame)'),
+        ('gravity_payload', 'k_gravp', False, (('q', n), ('payload', 4)), vec,
+         'Gravity torques with a point-mass payload [m, cx, cy, cz]'),
+        ('friction', 'k_fric', False, qqq, vec,
+         'Friction torques alone: velocity and load-dependent friction'),
+        ('_call_overhead', 'k_nop', False, qqq, vec,
+         'Argument checks and output only, no kernel (for profiling)'))
+    table = []
+    for py, cname, ext, inputs, shape, what in rows:
+        single, batch = _docs(what, inputs, shape, ext)
+        spec = KernelSpec(py, cname, cname + '_ext' if ext else None, inputs, shape, single,
+                          batch)
+        table.append((spec, py, py + '_ext' if ext else None))
+    return table
+
+
+def generate(model, ext_frame=None, payload_frame=None):
     """
     Generate the kernels of a model.
 
@@ -151,6 +209,8 @@ def generate(model, ext_frame=None):
         The model.
     ext_frame : str, optional
         Frame of the end-effector wrench; default ``model.end_effector``.
+    payload_frame : str, optional
+        Frame of the payload of the payload kernels; default ``model.end_effector``.
 
     Returns
     -------
@@ -159,42 +219,25 @@ def generate(model, ext_frame=None):
 
     """
     n = model.n
-    params = dyn_params(model, ext_frame)
+    params = dyn_params(model, ext_frame, payload_frame)
     g, out = build_graphs(params, tables(model))
-    vec, mat = (n,), (n, n)
-    qs = (('q', n),)
-    qqq = (('q', n), ('qd', n), ('qdd', n))
-    specs = []
-    for py, cname, ext, inputs, shape, what, args in (
-            ('inverse_dynamics', 'k_id', 'k_id_ext', qqq, vec,
-             'Joint torques with armature and every friction model', 'q, qd, qdd'),
-            ('inverse_dynamics_rigid', 'k_idr', 'k_idr_ext', qqq, vec,
-             'Joint torques with armature, no friction', 'q, qd, qdd'),
-            ('gravity', 'k_grav', None, qs, vec, 'Gravity torques', 'q'),
-            ('mass_matrix', 'k_mass', None, qs, mat, 'Mass matrix with armature', 'q'),
-            ('forward_dynamics', 'k_fd', None, (('q', n), ('qd', n), ('tau', n)), vec,
-             'Joint accelerations, rigid body with armature, no friction', 'q, qd, tau'),
-            ('_call_overhead', 'k_nop', None, qqq, vec,
-             'Argument checks and output only, no kernel (for profiling)', 'q, qd, qdd')):
-        single, batch = _docs(n, what, args, shape, ext is not None)
-        specs.append(KernelSpec(py, cname, ext, inputs, shape, single, batch))
+    table = kernel_table(n)
     em = FunctionEmitter(g)
     parts = [PRELUDE]
     parts += [interp_function(k, xp, fp) for k, (xp, fp) in enumerate(g.tables)]
-    kernel_outputs = {'k_id': 'inverse_dynamics', 'k_id_ext': 'inverse_dynamics_ext',
-                      'k_idr': 'inverse_dynamics_rigid',
-                      'k_idr_ext': 'inverse_dynamics_rigid_ext', 'k_grav': 'gravity',
-                      'k_mass': 'mass_matrix', 'k_fd': 'forward_dynamics'}
-    inputs_of = {'k_id': qqq, 'k_id_ext': qqq + (('fext', 6),), 'k_idr': qqq,
-                 'k_idr_ext': qqq + (('fext', 6),), 'k_grav': qs, 'k_mass': qs,
-                 'k_fd': (('q', n), ('qd', n), ('tau', n))}
-    for cname, key in kernel_outputs.items():
-        parts.append(em.function(cname, inputs_of[cname], out[key]))
+    for spec, key, ext_key in table:
+        if spec.cname == 'k_nop':
+            continue
+        parts.append(em.function(spec.cname, spec.inputs, out[key]))
+        if ext_key:
+            parts.append(em.function(spec.ext_cname, spec.inputs + (('fext', 6),),
+                                     out[ext_key]))
     parts.append('static void k_nop(const double *q, const double *qd, const double *qdd, '
                  'double *out)\n{\n    (void)q;\n    (void)qd;\n    (void)qdd;\n'
                  '    (void)out;\n}\n')
+    specs = tuple(spec for spec, _, _ in table)
     parts += [wrapper_source(s) for s in specs]
     doc = f'Customized dynamics kernels of robot {model.name} ({n} joints), generated.'
     parts.append(module_source(MODULE_PLACEHOLDER, specs, doc.replace('"', "'")))
     counts = {key: g.count(nodes) for key, nodes in out.items()}
-    return Generated(''.join(parts), counts, tuple(specs))
+    return Generated(''.join(parts), counts, specs)

@@ -22,7 +22,8 @@ first moment, ``f = m a + U ms``, ``n = I dw + ms x a + w x (I w)`` (the
 gyroscopic term in product form, seed 004 eq. 2.41), then the backward sum
 of child wrenches. The graph drops every term that a zero or one makes
 trivial. The result also holds the joint reaction wrenches (for the
-bearing friction) and the shared transforms (for the mass matrix).
+bearing friction), the shared transforms (for the mass matrix) and the body
+accelerations (for the payload point mass, :mod:`.sym_payload`).
 """
 
 from dataclasses import dataclass
@@ -46,6 +47,10 @@ class SymRne:
         Reaction force and moment at each joint, body frame.
     transforms : list of JointTransform
         Joint transforms (shared with other kernels in the same graph).
+    acc : list of list of int
+        Linear acceleration of each body origin, gravity included, body frame.
+    umat : list of list of list of int
+        Acceleration matrix ``U`` of each body (rows), see :func:`.spatial.accel_matrix`.
 
     """
 
@@ -53,6 +58,8 @@ class SymRne:
     force: list
     moment: list
     transforms: list
+    acc: list
+    umat: list
 
 
 def joint_transforms(g, params, q):
@@ -171,4 +178,4 @@ def rne(g, params, q, qd, qdd, f_ext=None, gravity=True, transforms=None):
             moment[p] = vadd(g, moment[p], vadd(g, tr[i].to_parent(moment[i]),
                                                 cross(g, tr[i].trans, f_par)))
     tau = [force[i][2] if b.prismatic else moment[i][2] for i, b in enumerate(bodies)]
-    return SymRne(tau, force, moment, tr)
+    return SymRne(tau, force, moment, tr, acc, umat)

@@ -165,7 +165,7 @@ class SimBoard:
         Parameters
         ----------
         req : dict
-            ``{'cmd': 'inject'|'clear'|'status'|'quit', ...}``.
+            ``{'cmd': 'inject'|'clear'|'status'|'state'|'quit', ...}``.
 
         Returns
         -------
@@ -177,6 +177,11 @@ class SimBoard:
         t = self.firmware.time_us
         if cmd == 'status':
             return dict(self.status(), ok=True)
+        if cmd == 'state':   # the plant's true state, cheap enough to poll at 100 Hz
+            fw = self.firmware
+            return {'ok': True, 'board_time_us': t, 'enabled': bool(fw.enabled),
+                    'faults': int(fw.faults), 'q': [float(v) for v in self.axes.q],
+                    'qd': [float(v) for v in self.axes.qd]}
         if cmd == 'inject':
             params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
             params = self.injector.inject(str(req.get('fault')), params, t)
@@ -189,7 +194,7 @@ class SimBoard:
         if cmd == 'quit':
             self._stop = True
             return {'ok': True}
-        raise ValueError(f'unknown command {cmd!r} (inject, clear, status, quit)')
+        raise ValueError(f'unknown command {cmd!r} (inject, clear, status, state, quit)')
 
     # ------------------------------------------------------------------ I/O
     def _apply_link_state(self):
@@ -337,6 +342,9 @@ class SimBoard:
         next_tick = start + period
         last_tick = start
         while not self._stop:
+            # What arrived while this process was not running is taken first: a set-point
+            # that reached the socket in time counts before the watchdog looks.
+            self._poll_io(0.0)
             now = time.monotonic()
             if now >= deadline:
                 break
@@ -359,17 +367,20 @@ class SimBoard:
             wake = next_tick
             if self.config.lockstep and self.firmware.enabled:
                 wake = min(wake, last_tick + self.config.lockstep_timeout)
-            waits = [self.control] if self.control is not None else []
-            if self.endpoint.is_open:
-                waits.append(self.endpoint)
-            timeout = max(0.0, wake - time.monotonic())
-            ready, _, _ = select.select(waits, [], [], timeout)
-            for src in ready:
-                if src is self.control:
-                    self.control.poll()
-                elif self.endpoint.is_open:
-                    for data, peer in self.endpoint.read_chunks():
-                        self.receive(data, peer)
+            self._poll_io(max(0.0, wake - time.monotonic()))
+
+    def _poll_io(self, timeout):
+        """Wait up to ``timeout`` [s] for the control channel or the link; serve them."""
+        waits = [self.control] if self.control is not None else []
+        if self.endpoint.is_open:
+            waits.append(self.endpoint)
+        ready, _, _ = select.select(waits, [], [], timeout)
+        for src in ready:
+            if src is self.control:
+                self.control.poll()
+            elif self.endpoint.is_open:
+                for data, peer in self.endpoint.read_chunks():
+                    self.receive(data, peer)
 
 
 def build_board(config):

@@ -1,0 +1,124 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Is a measured joint state believable? Limits, speeds and jumps.
+
+A finite state can still be nonsense: a position far outside the joint's
+range (1e30 rad from a broken encoder or a rogue publisher), a velocity no
+motor can reach, or a position that moved farther since the last sample
+than the velocity limit allows in the time between them. A controller fed
+such a state commands saturated torque into the joint limits. The
+:class:`StatePlausibility` check says what is wrong with a state, so that
+the controller stops commanding (the hardware interface then holds the arm
+where it is) instead.
+
+Rules, per joint ``j`` with limits ``[lo_j, hi_j]``, velocity limit
+``v_j`` and the time ``dt`` since the last accepted sample:
+
+* ``lo_j - margin <= q_j <= hi_j + margin``;
+* ``|qd_j| <= speed_factor * v_j``;
+* ``|q_j - q_prev_j| <= speed_factor * v_j * dt + margin`` (the margin
+  absorbs encoder noise and one sample of timing jitter).
+
+Joints without a limit (infinite) skip that rule.
+"""
+
+import math
+
+import numpy as np
+
+from ..errors import InputError
+
+
+class StatePlausibility:
+    """
+    Limit, speed and jump checks of measured joint states.
+
+    Parameters
+    ----------
+    model : RobotModel
+        Joint names, position and velocity limits.
+    margin : float
+        Position margin beyond the limits, and the jump allowance [rad or m].
+    speed_factor : float
+        Multiple of the velocity limit still believed (>= 1).
+
+    """
+
+    def __init__(self, model, margin=0.1, speed_factor=1.5):
+        if not (math.isfinite(margin) and margin > 0.0):
+            raise InputError('plausibility_margin', f'must be finite and > 0, got {margin}')
+        if not (math.isfinite(speed_factor) and speed_factor >= 1.0):
+            raise InputError('plausibility_speed_factor', f'must be >= 1, got {speed_factor}')
+        self.names = tuple(model.joint_names)
+        self.margin = float(margin)
+        self.speed_factor = float(speed_factor)
+        self.lower = np.asarray(model.lower_limits, dtype=float) - self.margin
+        self.upper = np.asarray(model.upper_limits, dtype=float) + self.margin
+        self.speed = self.speed_factor * np.asarray(model.velocity_limits, dtype=float)
+        self._q = None
+        self._t = None
+
+    def reset(self):
+        """Forget the last sample (the next one is not checked for a jump)."""
+        self._q = None
+        self._t = None
+
+    def check(self, q, qd, t):
+        """
+        Check a state; remember it when it is believable.
+
+        Parameters
+        ----------
+        q, qd : numpy.ndarray
+            Finite positions and velocities, (n,) [rad, rad/s or m, m/s];
+            ``qd`` may be None.
+        t : float
+            Its time [s, monotonic].
+
+        Returns
+        -------
+        str
+            Empty when believable, else what is wrong (naming the joint).
+
+        """
+        bad = (q < self.lower) | (q > self.upper)
+        if bad.any():
+            j = int(np.argmax(bad))
+            return (f'joint {self.names[j]} position {q[j]:.6g} is outside its limits '
+                    f'[{self.lower[j] + self.margin:.6g}, {self.upper[j] - self.margin:.6g}] '
+                    f'by more than {self.margin:g}')
+        if qd is not None:
+            fast = np.abs(qd) > self.speed
+            if fast.any():
+                j = int(np.argmax(fast))
+                limit = self.speed[j] / self.speed_factor
+                return (f'joint {self.names[j]} velocity {qd[j]:.6g} exceeds '
+                        f'{self.speed_factor:g} x its limit {limit:.6g}')
+        if self._q is not None:
+            dt = max(t - self._t, 0.0)
+            jump = np.abs(q - self._q) > self.speed * dt + self.margin
+            if jump.any():
+                j = int(np.argmax(jump))
+                return (f'joint {self.names[j]} jumped {q[j] - self._q[j]:.6g} in '
+                        f'{dt * 1e3:.3g} ms, faster than {self.speed_factor:g} x its velocity '
+                        'limit allows')
+        self._q = np.array(q, dtype=float)
+        self._t = t
+        return ''
+
+    def __repr__(self):
+        return (f'StatePlausibility(margin={self.margin:g}, '
+                f'speed_factor={self.speed_factor:g})')

@@ -1,0 +1,83 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""ControlCycle: the decisions around a law, without ROS."""
+
+import numpy as np
+from robodyn_ros.control.computed_torque import ComputedTorque
+from robodyn_ros.control.control_cycle import ControlCycle
+from robodyn_ros.control.reference import ReferenceSampler
+from robodyn_ros.model import load_robot
+
+Q = np.radians([10.0, -70.0, 20.0])
+
+
+def _cycle(**kwargs):
+    model = load_robot('ma3000')
+    ct = ComputedTorque(model, 0.005, omega=10.0)
+    return ControlCycle(ct, model, 0.1, **kwargs), ct
+
+
+def test_commands_then_one_release_then_silence():
+    """A good state gives the law's torque; a stale one one release, then nothing."""
+    cycle, ct = _cycle()
+    assert cycle.run(0.0, 0.0).torque is None           # no state yet: nothing, no release
+    assert cycle.take_state(Q, np.zeros(3), 1.0) == ''
+    out = cycle.run(1.01, 0.0)
+    fresh = ComputedTorque(ct.model, 0.005, omega=10.0)
+    hold, _ = fresh.step(0.0, Q, np.zeros(3), cycle.idle)
+    assert np.allclose(out.torque, hold) and not out.release
+    stale = cycle.run(1.2, 0.0)
+    assert stale.torque is None and stale.release and 'stale' in stale.status.message
+    again = cycle.run(1.21, 0.0)
+    assert again.torque is None and not again.release
+
+
+def test_implausible_state_is_refused_and_named():
+    """A position far outside the limits is not taken: no command, the reason kept."""
+    cycle, _ = _cycle()
+    cycle.take_state(Q, np.zeros(3), 0.0)
+    assert cycle.run(0.001, 0.0).torque is not None
+    problem = cycle.take_state(np.array([Q[0], 1e30, Q[2]]), np.zeros(3), 0.002)
+    assert 'implausible joint_states: joint joint2' in problem
+    out = cycle.run(0.003, 0.0)
+    assert out.torque is None and out.release and 'implausible' in out.status.message
+
+
+def test_gap_drops_the_trajectory_and_holds_the_measured_position():
+    """After more than state_timeout without a state, the trajectory is dropped."""
+    cycle, _ = _cycle()
+    times = np.array([0.0, 10.0])
+    goal = Q + 0.5
+    cycle.set_trajectory(ReferenceSampler(times, np.array([Q, goal]), np.zeros((2, 3)),
+                                          np.zeros((2, 3))), start=0.0)
+    cycle.take_state(Q, np.zeros(3), 0.0)
+    cycle.run(0.001, 1.0)
+    assert cycle.trajectory is not None
+    assert cycle.run(0.5, 1.5).release                # the state stopped
+    moved = Q + 0.01
+    cycle.take_state(moved, np.zeros(3), 2.0)
+    out = cycle.run(2.001, 3.0)
+    assert cycle.trajectory is None and np.allclose(cycle.idle.q, moved)
+    assert 'trajectory in progress was dropped' in cycle.reanchored
+    assert out.torque is not None
+
+
+def test_without_idle_reference_the_law_gives_its_gravity_hold():
+    """idle_reference 'none': the law's HOLD output is sent (a valid state, no reference)."""
+    cycle, ct = _cycle(idle_reference='none')
+    cycle.take_state(Q, np.zeros(3), 0.0)
+    out = cycle.run(0.001, 0.0)
+    assert out.status.mode.value == 'hold'
+    assert np.allclose(out.torque, ct.gravity_hold_torque(Q, np.zeros(3)))
