@@ -198,8 +198,8 @@ def in_process(robot, points, threads, repeat):
 
 
 def _repeats(sizes, repeat):
-    """Choose the requests per size: ``repeat`` up to 4,000 points, fewer above (>= 5)."""
-    return {n: min(repeat, max(5, repeat * 4000 // max(n, 4000))) for n in sizes}
+    """Choose the requests per size: ``repeat`` up to 4,000 points, fewer above (>= 10)."""
+    return {n: min(repeat, max(10, repeat * 4000 // max(n, 4000))) for n in sizes}
 
 
 #: Configurations of the round trips: service parameters and worker processes.
