@@ -37,6 +37,7 @@ import time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.node import Node
+from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
 from . import dynamics_cdr as cdr
@@ -137,7 +138,7 @@ class ParallelDynamicsNode(Node):
         self._diag = Diagnostics(self, hardware_id=self._model.name)
         self._error_pub = self.create_publisher(DiagnosticArray, 'diagnostics', 10)
         self._pub = self.create_publisher(JointTrajectory, proto.RESPONSE_TOPIC, proto.DATA_QOS)
-        self._info_pub = self.create_publisher(proto.String, proto.INFO_TOPIC, proto.INFO_QOS)
+        self._info_pub = self.create_publisher(String, proto.INFO_TOPIC, proto.INFO_QOS)
         self.workers = WorkerPool(self, self._fingerprint, self._compute, self._finish_job,
                                   ReentrantCallbackGroup())
         self.create_subscription(JointTrajectory, proto.REQUEST_TOPIC, self._on_request,
