@@ -62,6 +62,28 @@ def test_request_response_any_joint_order():
         assert _exact(reply.effort[:, ::-1], q, qd, qdd)
 
 
+def test_no_message_objects_per_state(monkeypatch):
+    """A 1,000-point request and its answer make no JointTrajectoryPoint objects anywhere."""
+    made = []
+    init = JointTrajectoryPoint.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(1)
+        init(self, *args, **kwargs)
+    with RosGraph() as graph:
+        _service(graph)
+        client = DynamicsClient(graph.context)
+        try:
+            assert wait_for(client.available, 10.0)
+            q, qd, qdd = states(1000, 21)
+            monkeypatch.setattr(JointTrajectoryPoint, '__init__', counting)
+            tau = client.request(NAMES, q, qd, qdd, timeout=10.0)
+            monkeypatch.undo()
+            assert _exact(tau, q, qd, qdd) and not made
+        finally:
+            client.close()
+
+
 @pytest.mark.parametrize('scheme,friction', [('threads', True), ('task_graph', True),
                                              ('rows', False), ('workers', True)])
 def test_every_local_scheme_is_exact(scheme, friction):

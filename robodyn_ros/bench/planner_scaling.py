@@ -148,7 +148,7 @@ def run(quick=False, robot='puma560'):
                         'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}}
     counts = (10, 1000) if quick else COUNTS
     out['scaling'] = plan_scaling(robot, counts, ('smooth',) if quick else ('smooth', 'walk'))
-    delays = (0.05, 0.3) if quick else (0.0, 0.05, 0.1, 0.2, 0.4, 0.8)
+    delays = (0.05, 0.3) if quick else (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
     out['stop'] = planner_stop_latency(robot, 1000 if quick else 10_000, delays)
     out['settings']['load_after'] = _load()
     return out

@@ -250,7 +250,7 @@ def round_trips(robot, sizes, repeat, configs=tuple(CONFIGS)):
     return out
 
 
-def flood(robot, count=200, points=500, small_queue=20_000, runs=('default', 'small_queue')):
+def flood(robot, count=200, points=500, small_queue=2000, runs=('default', 'small_queue')):
     """
     Back-to-back requests: every answer, throughput, the service's peak RSS.
 
