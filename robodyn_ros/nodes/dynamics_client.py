@@ -149,6 +149,18 @@ class DynamicsClient:
         """
         return self._info is not None and self._pub.get_subscription_count() > 0
 
+    def publish(self, data):
+        """
+        Publish a serialized request as it is, without waiting (floods, tests).
+
+        Parameters
+        ----------
+        data : bytes
+            A packed request (:func:`~.dynamics_cdr.encode`).
+
+        """
+        self._pub.publish(data)
+
     def send(self, joint_names, q, qd, qdd, timeout=1.0):
         """
         Send one request and wait for its answer, whatever it is.

@@ -195,14 +195,13 @@ class Peer:
         from trajectory_msgs.msg import JointTrajectory
         sub = node.create_subscription(JointTrajectory, proto.RESPONSE_TOPIC, on_answer,
                                        proto.DATA_QOS, raw=True)
-        pub = client._pub
         time.sleep(0.5)
         sec = int(time.time())
         t0 = time.perf_counter()
         ids = []
         for k in range(count):
             ids.append(proto.format_id(f'flood {k}', sec, k))
-            pub.publish(cdr.encode(sec, k, f'flood {k}', self.names, q, qd, qdd))
+            client.publish(cdr.encode(sec, k, f'flood {k}', self.names, q, qd, qdd))
         sent = time.perf_counter() - t0
         done.wait(timeout)
         elapsed = time.perf_counter() - t0
