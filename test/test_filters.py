@@ -12,14 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""State-variable filter (seed 003 App. B) at fixed and varying sample times; differences."""
+"""State-variable filter (seed 003 App. B) at fixed and varying sample times."""
 
 import math
 
 import numpy as np
 import pytest
-from robodyn_ros.control.filters import (FilteredDifference, SEED003_OFFLINE, SEED003_REALTIME,
-                                         StateVariableFilter)
+from robodyn_ros.control.filters import SEED003_OFFLINE, SEED003_REALTIME, StateVariableFilter
 from robodyn_ros.errors import InputError
 from scipy import signal
 
@@ -85,19 +84,6 @@ def test_bad_filters_are_refused():
     f = StateVariableFilter((1.0, 1.0), 0.01, 2)
     with pytest.raises(InputError):
         f.update([1.0])
-
-
-def test_filtered_difference_on_a_ramp():
-    """A ramp gives its slope and zero acceleration after the filter settles."""
-    h = 1e-3
-    fd = FilteredDifference(h, 20.0, 2)
-    for k in range(2000):
-        q, v, a = fd.update([0.5 * k * h, -2.0 * k * h])
-    assert np.allclose(v, [0.5, -2.0], atol=1e-6) and np.allclose(a, 0.0, atol=1e-4)
-    with pytest.raises(InputError):
-        FilteredDifference(h, 600.0)
-    with pytest.raises(InputError):
-        fd.update([1.0])
 
 
 # Varying sample time: velocity and acceleration from encoder positions (the driver's use).

@@ -102,6 +102,24 @@ def test_set_points_are_clamped_and_stale_ones_refused(fw):
     assert fw.stale_commands == 2 and fw.rx_errors == 1
 
 
+def test_missed_cycles_count_cycles_without_a_new_set_point(fw):
+    """A cycle that starts without a set-point since the last one is missed; off cycles are not."""
+    fw.handle(_config(watchdog=0.05), 0)
+    for _ in range(5):
+        fw.tick()
+    assert fw.enabled_cycles == 0 and fw.missed_cycles == 0
+    fw.handle(m.Enable(), 1)
+    pattern = [1, 1, 0, 1, 2, 0, 0, 1]   # set-points sent before each cycle
+    for k, sent in enumerate(pattern):
+        for j in range(sent):
+            fw.handle(m.SetCurrents(fw.time_us, (0.1, 0.0, 0.0)), 10 + 2 * k + j)
+        fw.tick()
+    assert fw.enabled_cycles == len(pattern)
+    assert fw.missed_cycles == pattern.count(0)
+    snap = fw.snapshot()
+    assert snap['missed_cycles'] == 3 and snap['enabled_cycles'] == 8
+
+
 def test_watchdog_latches_exactly_one_period_after_the_last_set_point(fw):
     """No valid set-point for W: outputs off, WATCHDOG latched, one fault report."""
     fw.handle(_config(watchdog=0.02), 0)

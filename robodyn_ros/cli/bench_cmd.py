@@ -63,6 +63,11 @@ def add_parser(sub):
     par.add_argument('--repeat', type=int, metavar='N',
                      help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
+    _add_service(benches)
+    _add_loop(benches)
+
+
+def _add_service(benches):
     from ..bench.service import SECTIONS
     svc = benches.add_parser('service', help='the parallel_dynamics service over DDS',
                              description='Round trips of 10 to 100,000 points (service alone, '
@@ -85,6 +90,34 @@ def add_parser(sub):
     sc.add_argument('--json', action='store_true', help='print JSON instead of tables')
     sc.add_argument('--quick', action='store_true', help='fewer counts and stops')
     sc.set_defaults(run=run_planner_scaling)
+
+
+def _add_loop(benches):
+    from ..bench.loop import BOARD_MODES, MODES
+    lp = benches.add_parser(
+        'loop', help='the control loop on the simulated board: missed cycles, timing, CPU',
+        description='Start the simulated board and the loop (one process, or the two-node '
+                    'graph), track a plan for the given time and print the missed cycles, '
+                    'the period and host cycle percentiles, the CPU share of every process '
+                    'and the tracking error.')
+    lp.add_argument('--rate', type=float, default=1000.0, metavar='HZ',
+                    help='board cycle rate (default 1000)')
+    lp.add_argument('--seconds', type=float, default=60.0, metavar='S',
+                    help='recorded time (default 60)')
+    lp.add_argument('--mode', choices=MODES, default='one-process')
+    lp.add_argument('--law', default='mbvsst', help='control law (default mbvsst)')
+    lp.add_argument('--robot', default='puma560')
+    lp.add_argument('--board-mode', choices=BOARD_MODES, default='current')
+    lp.add_argument('--stall-ms', type=float, default=0.0, metavar='MS',
+                    help='stop the law process this long once per --stall-period (default 0)')
+    lp.add_argument('--stall-period', type=float, default=1.0, metavar='S',
+                    help='time between stalls (default 1 s)')
+    lp.add_argument('--payload', type=float, default=2.0, metavar='KG',
+                    help='payload on the simulated arm, unknown to the model (default 2)')
+    lp.add_argument('--compare-graph', action='store_true',
+                    help='then run the two-node graph with the same options (JSON: "graph")')
+    lp.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    lp.set_defaults(run=run_loop)
 
 
 def run(args):
@@ -138,6 +171,54 @@ def run_parallel(args):
         print(json.dumps(res, indent=2))
     else:
         print(format_parallel(res))
+    return 0
+
+
+def run_loop(args):
+    """
+    Execute ``robodyn bench loop``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code (1 when a part of the graph failed).
+
+    """
+    from dataclasses import replace
+    from ..bench.loop import format_result, LoopBenchOptions, run
+    from ..demo.processes import PartFailed
+    opts = LoopBenchOptions(rate=args.rate, seconds=args.seconds, mode=args.mode, law=args.law,
+                            robot=args.robot, board_mode=args.board_mode,
+                            stall_ms=args.stall_ms, stall_period=args.stall_period,
+                            payload=args.payload)
+    opts.check()
+    runs = [opts]
+    if args.compare_graph and opts.mode != 'graph':
+        runs.append(replace(opts, mode='graph'))
+
+    def progress(line):
+        if not args.json:
+            print(f'  .. {line}', file=sys.stderr, flush=True)
+
+    results = []
+    try:
+        for one in runs:
+            results.append(run(one, progress))
+    except PartFailed as exc:
+        print(f'robodyn bench loop: FAILED: {exc}', file=sys.stderr)
+        return 1
+    if args.json:
+        out = dict(results[0])
+        if len(results) > 1:
+            out['graph'] = results[1]
+        print(json.dumps(out, indent=2))
+    else:
+        print('\n\n'.join(format_result(r) for r in results))
     return 0
 
 

@@ -23,7 +23,8 @@ from .base import Controller, ControlStatus, JointReference, Mode, StepOutput
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
 from .factory import apply_gain, apply_gains, LAWS, make_controller
-from .filters import FilteredDifference, StateVariableFilter
+from .filtered_difference import FilteredDifference
+from .filters import StateVariableFilter
 from .gains import ct_gains, max_joint_inertia, PidGains, triple_pole_pid
 from .mbvsst import MBVSST
 from .model_dynamics import ModelDynamics

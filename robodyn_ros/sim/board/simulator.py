@@ -181,7 +181,8 @@ class SimBoard:
             fw = self.firmware
             return {'ok': True, 'board_time_us': t, 'enabled': bool(fw.enabled),
                     'faults': int(fw.faults), 'q': [float(v) for v in self.axes.q],
-                    'qd': [float(v) for v in self.axes.qd]}
+                    'qd': [float(v) for v in self.axes.qd],
+                    'enabled_cycles': fw.enabled_cycles, 'missed_cycles': fw.missed_cycles}
         if cmd == 'inject':
             params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
             params = self.injector.inject(str(req.get('fault')), params, t)
