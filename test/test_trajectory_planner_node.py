@@ -235,6 +235,7 @@ class SlowProvider(ModelEffortProvider):
 def _slow(node):
     provider = SlowProvider(load_robot('puma560'))
     provider.running = threading.Event()
+    provider.local = ModelEffortProvider(load_robot('puma560'))   # as RemoteEffortProvider
     node._planner = node._planner.with_effort_provider(provider)
     return provider
 

@@ -417,7 +417,12 @@ class TrajectoryPlannerNode(Node):
         try:
             with self._lock:
                 (q, qd, qdd), moving = self._start_state(now)
-                plan = self._planner.stop(q, qd, qdd)
+                planner = self._planner
+            # The stop's efforts are computed here: never wait for the dynamics service.
+            local = getattr(planner.effort_provider, 'local', None)
+            if local is not None:
+                planner = planner.with_effort_provider(local)
+            plan = planner.stop(q, qd, qdd)
         except (RobodynError, ValueError) as exc:
             response.success = False
             response.message = f'cannot stop: {exc}'
