@@ -61,7 +61,7 @@ from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
 from .sampled import SampledTopic
-from .trajectory_cdr import encode_trajectory
+from .trajectory_cdr import encode_trajectory, read_trajectory
 from ..errors import RobodynError
 from ..planning.efforts import ModelEffortProvider, Payload
 from ..planning.errors import PlanningCancelled
@@ -379,9 +379,13 @@ class TrajectoryPlannerNode(Node):
         self._poll_states()
         now = job['arrived']
         try:
-            msg = deserialize_message(job['data'], JointTrajectory)
-            arrays = trajectory_arrays(msg, self._names)
-            if len(msg.points) == 0:
+            # Read from the bytes (no GIL-holding conversion of every point); a goal whose
+            # points differ in their arrays is left to rclpy.
+            arrays = read_trajectory(job['data'], self._names)
+            if arrays is None:
+                arrays = trajectory_arrays(deserialize_message(job['data'], JointTrajectory),
+                                           self._names)
+            if len(arrays['times']) == 0:
                 raise ValueError('goal has no points')
             if arrays['positions'] is None:
                 raise ValueError('goal points have no positions')
