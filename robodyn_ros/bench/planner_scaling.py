@@ -189,11 +189,13 @@ def format_scaling(res):
                   f" ({lg.get('reason', '')}).", '']
     st = res.get('stop')
     if st:
-        lines += ['| stop called after the goal [ms] | answered in [ms] | plans of the goal '
-                  'published after the stop |', '|---:|---:|---:|']
+        lines += ['| stop called after the goal [ms] | answered in [ms] | the goal was | plans '
+                  'of the goal published after the stop |', '|---:|---:|---|---:|']
         for r in st['stops']:
-            lines.append(f"| {r['delay'] * 1e3:.0f} | {r['answer'] * 1e3:.1f} | "
-                         f"{r['plans_after_stop']} |")
+            state = ('being planned: cancelled' if r['cancelled'] else
+                     'already planned: stopped')
+            lines.append(f"| {r['delay'] * 1e3:.0f} | {r['answer'] * 1e3:.1f} | {state} | "
+                         f"{r['goal_plans_after_stop']} |")
         plan = st['plan']
         alone = (f"plan out {plan['time']:.2f} s after the goal, {plan['points']:,} points"
                  if plan['time'] is not None else 'no plan (the goal was refused)')

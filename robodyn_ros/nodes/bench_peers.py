@@ -125,8 +125,8 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
     The peer starts the node, gives it a state at rest, then for each delay
     sends a goal of ``waypoints`` waypoints (a smooth path), waits ``delay``
     and calls ``planner/stop``, timing the answer; it then waits for the node
-    to be idle (the next diagnostics) and checks that no plan of the goal came
-    out after the stop. Also times a stop with nothing planned and one
+    to be idle and counts the plans of the goal that came out after a stop that
+    found the goal still being planned (it must cancel it: none may come). Also times a stop with nothing planned and one
     uncontested plan of the goal.
 
     Parameters
@@ -143,7 +143,8 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
     Returns
     -------
     dict
-        ``stops`` (per delay: answer time [s], plans published after it),
+        ``stops`` (per delay: answer time [s], the stop's message, whether the
+        goal was still being planned, plans of the goal published after it),
         ``idle_stop`` [s], ``plan`` (time from goal to plan [s], points).
 
     """
@@ -197,11 +198,11 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
             future = stop.call_async(Trigger.Request())
             while not future.done():
                 executor.spin_once(timeout_sec=0.001)
-            return time.monotonic() - t0, t0
+            return time.monotonic() - t0, t0, future.result().message
 
         state.publish(JointState(name=names, position=home.tolist()))
         spin(0.5)
-        idle, _ = call_stop()
+        idle, _, _ = call_stop()
         spin(1.0)
         out = {'stops': [], 'idle_stop': idle}
         for delay in delays:
@@ -209,11 +210,17 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
             spin(0.2)
             goals.publish(goal)
             spin(delay)
-            answer, asked = call_stop()
+            plans.clear()
+            answer, asked, message = call_stop()
             spin(2.0 + 5e-4 * waypoints)
-            out['stops'].append({'delay': delay, 'answer': answer,
-                                 'plans_after_stop': sum(1 for t, n in plans
-                                                         if t > asked and n > 10)})
+            # 'holding': the goal was still being planned, so the stop cancelled it and
+            # its plan must never come; 'stopping': it was already the plan in force.
+            cancelled = 'holding' in message
+            out['stops'].append({'delay': delay, 'answer': answer, 'message': message,
+                                 'cancelled': cancelled,
+                                 'goal_plans_after_stop': sum(
+                                     1 for t, n in plans if t > asked and n > 10)
+                                 if cancelled else 0})
         sent = time.monotonic()
         plans.clear()
         goals.publish(goal)
