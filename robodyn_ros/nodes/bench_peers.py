@@ -126,8 +126,8 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
     sends a goal of ``waypoints`` waypoints (a smooth path), waits ``delay``
     and calls ``planner/stop``, timing the answer; it then waits for the node
     to be idle and counts the plans of the goal that came out after a stop that
-    found the goal still being planned (it must cancel it: none may come). Also times a stop with nothing planned and one
-    uncontested plan of the goal.
+    found the goal still being planned (it must cancel it: none may come).
+    Also times a stop with nothing planned and one uncontested plan of the goal.
 
     Parameters
     ----------
