@@ -202,6 +202,8 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
 
         state.publish(JointState(name=names, position=home.tolist()))
         spin(0.5)
+        call_stop()                                 # the first call sets the client up
+        spin(0.3)
         idle, _, _ = call_stop()
         spin(1.0)
         out = {'stops': [], 'idle_stop': idle}
