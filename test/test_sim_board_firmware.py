@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from robodyn_ros.hardware.board import messages as m
 from robodyn_ros.model import load_robot
-from robodyn_ros.sim.board.axes import SimAxes
+from robodyn_ros.sim.board.axes import SensorSettings, SimAxes
 from robodyn_ros.sim.board.faults import FaultInjector
 from robodyn_ros.sim.board.firmware import SESSION_TIMEOUT, SimFirmware
 
@@ -29,7 +29,8 @@ PERIOD = 0.001
 @pytest.fixture
 def fw():
     model = load_robot('ma3000', params=ACTUATORS)
-    axes = SimAxes(model, PERIOD, encoder_counts=[4096, 2048, 1024], q0=[0.0, -1.5, 0.0])
+    axes = SimAxes(model, PERIOD, sensors=SensorSettings(encoder_counts=[4096, 2048, 1024]),
+                   q0=[0.0, -1.5, 0.0])
     return SimFirmware(axes, FaultInjector(np.random.default_rng(0)), [8.0, 16.0, 10.0],
                        firmware=(2, 1, 7))
 

@@ -38,6 +38,7 @@ import tracemalloc
 import numpy as np
 
 from .dynamics import _load
+from .timing import phase
 
 COUNTS = (10, 100, 1000, 3000, 10_000)
 
@@ -147,8 +148,10 @@ def run(quick=False, robot='puma560'):
     out = {'settings': {'robot': robot, 'load_before': _load(),
                         'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}}
     counts = (10, 1000) if quick else COUNTS
+    phase(f'plans of {", ".join(map(str, counts))} waypoints, uniform and time-optimal')
     out['scaling'] = plan_scaling(robot, counts, ('smooth',) if quick else ('smooth', 'walk'))
     delays = (0.05, 0.3) if quick else (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+    phase('planner/stop while a trajectory_planner process plans a large goal')
     out['stop'] = planner_stop_latency(robot, 1000 if quick else 10_000, delays)
     out['settings']['load_after'] = _load()
     return out

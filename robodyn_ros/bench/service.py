@@ -44,6 +44,7 @@ import numpy as np
 
 from .dynamics import _load
 from .netns import HostPair, unavailable
+from .timing import phase
 from ..ros_env import apply_ros_env_defaults
 
 SECTIONS = ('round_trips', 'flood', 'oversize', 'killed_worker', 'chunks', 'planner',
@@ -499,18 +500,26 @@ def run(quick=False, sections=SECTIONS, robot='puma560'):
     sizes = (10, 1000) if quick else (10, 100, 1000, 10_000, 100_000)
     repeat = 10 if quick else 100
     if 'round_trips' in sections:
+        phase(f'round trips of {", ".join(map(str, sizes))} points: service alone, with 2 '
+              'workers, in-process')
         out['round_trips'] = round_trips(robot, sizes, repeat)
     if 'flood' in sections:
+        phase('flood: requests back to back, default and small queue')
         out['flood'] = flood(robot, 40 if quick else 200)
     if 'oversize' in sections:
+        phase('requests above max_points')
         out['oversize'] = oversize(robot, (250_000,) if quick else (250_000, 1_000_000))
     if 'killed_worker' in sections:
+        phase('a worker killed while its chunk is out')
         out['killed_worker'] = killed_worker(robot)
     if 'chunks' in sections:
+        phase('chunks straight to a worker')
         out['chunks'] = chunks(robot, (500,) if quick else (500, 50_000), 10 if quick else 50)
     if 'planner' in sections:
+        phase('the planner with the service and in-process')
         out['planner'] = planner(robot, 3 if quick else 15)
     if 'cross_link' in sections:
+        phase('two network namespaces: round trips across the link, the link cut')
         out['cross_link'] = cross_link(robot, (10, 1000) if quick else
                                        (10, 1000, 10_000, 100_000), 10 if quick else 50)
     out['settings']['load_after'] = _load()

@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 
 from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
                     law_node, LOOP, node_commands, PLANNER)
@@ -180,8 +181,7 @@ class DemoSession:
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
         self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
-                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model); '
-                      f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
+                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model)')
         board = self._start_part(BOARD, board_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
                               'the board to serve', BOARD)
@@ -435,10 +435,15 @@ def run_demo(cfg, progress=None):
     if cfg.soak > 0.0:  # one law runs the soak; no idle controller next to it
         cfg.controllers = cfg.controllers[:1]
         cfg.mode = 'graph'  # the soak watches each process of the two-node graph
-    model = load_robot(cfg.robot)
     progress = progress or Progress()
+    with warnings.catch_warnings(record=True) as caught:  # shown after the first line
+        warnings.simplefilter('always')
+        model = load_robot(cfg.robot)  # an unknown robot stops here, before any folder
     session = DemoSession(cfg, model, progress)
-    progress(f'output folder: {session.out}')
+    # First line: the DDS domain (to find the graph with ros2 or another process).
+    progress(f'ROS_DOMAIN_ID={session.env["ROS_DOMAIN_ID"]}, output folder: {session.out}')
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     failure = None
     previous = {}
 
@@ -454,7 +459,7 @@ def run_demo(cfg, progress=None):
             result = run_soak(session, cfg.soak)
         else:
             session.start()
-            waypoints = demo_waypoints(model, session.home, short=cfg.short)
+            waypoints = demo_waypoints(session.model, session.home, short=cfg.short)
             for law in cfg.controllers:
                 session.runs.append(session.run_law(law, waypoints))
     except (PartFailed, RobodynError) as exc:

@@ -233,4 +233,74 @@ def planner_stop_latency(robot, waypoints, delays, params=()):
         return out
     finally:
         _stop(proc)
+
+
+def feed_controller(names, plan, states, period, seconds):
+    """
+    Feed a controller under test: its plan once, then joint_states at a fixed rate.
+
+    A plain thread with absolute deadlines publishes serialized messages, so
+    that the feeder takes as little of the cores as it can (an rclpy timer
+    and executor cost several hundred microseconds per tick).
+
+    Parameters
+    ----------
+    names : list of str
+        Joint names.
+    plan : tuple of numpy.ndarray
+        ``(times, q, qd, qdd)`` of the planned trajectory [s, rad, rad/s, rad/s^2].
+    states : tuple of numpy.ndarray
+        ``(q, qd)``, (N, n) each: the plant's states at the publishing rate.
+    period : float
+        Publishing period [s].
+    seconds : float
+        How long to feed [s].
+
+    Returns
+    -------
+    float
+        This process's CPU share while feeding [% of one core].
+
+    """
+    import threading
+    apply_ros_env_defaults()
+    import rclpy
+    from sensor_msgs.msg import JointState
+    from trajectory_msgs.msg import JointTrajectory
+    from .controller_node import TRAJECTORY_QOS
+    from .conversions import trajectory_msg
+    from .joint_state_cdr import JointStateEncoder
+    context = rclpy.context.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node('bench_feeder', context=context)
+    try:
+        pub = node.create_publisher(JointState, 'joint_states', 10)
+        tpub = node.create_publisher(JointTrajectory, 'planned_trajectory', TRAJECTORY_QOS)
+        tpub.publish(trajectory_msg(names, *plan))
+        enc = JointStateEncoder(names, fields=('position', 'velocity'))
+        feed_q, feed_qd = states
+        stop = threading.Event()
+
+        def feed():
+            start = deadline = time.monotonic()
+            while not stop.is_set():
+                delay = deadline - time.monotonic()
+                if delay > 0.0 and stop.wait(delay):
+                    break
+                k = min(int((time.monotonic() - start) / period), len(feed_q) - 1)
+                pub.publish(enc.encode(time.time_ns(), feed_q[k], feed_qd[k]))
+                deadline += period
+                if time.monotonic() - deadline > period:   # fell behind: keep the phase
+                    deadline += period * int((time.monotonic() - deadline) / period)
+
+        thread = threading.Thread(target=feed, daemon=True, name='bench_feeder')
+        cpu0, wall0 = time.process_time(), time.monotonic()
+        thread.start()
+        time.sleep(seconds)
+        share = 100.0 * (time.process_time() - cpu0) / (time.monotonic() - wall0)
+        stop.set()
+        thread.join(timeout=5.0)
+        return share
+    finally:
+        node.destroy_node()
         rclpy.try_shutdown(context=context)

@@ -139,8 +139,11 @@ class ControlLoopNode(HardwareInterfaceNode):
                _NOT_HERE]
         # The law can change at run time here (between cycles, under the hold); friction
         # is compensated by the loop at the board rate, so the law's model leaves it out.
+        # Like the hardware interface, the loop waits for its lifecycle transitions (the
+        # launch files or an operator drive them): autostart is off unless asked for.
         law = [replace(s, read_only=False) if s.name == 'law' else
-               replace(s, default=False) if s.name == 'model_friction' else s for s in law]
+               replace(s, default=False) if s.name in ('model_friction', 'autostart')
+               else s for s in law]
         return board + law + loop_parameter_specs()
 
     def _on_parameter(self, changes):
