@@ -60,6 +60,7 @@ def pytest_unconfigure(config):
     if _DOMAIN_LOCK is not None:
         _DOMAIN_LOCK.close()
 
+
 # Property tests are deterministic in CI: same examples on every run.
 settings.register_profile('robodyn', derandomize=True, deadline=None)
 settings.load_profile(os.environ.get('ROBODYN_HYPOTHESIS_PROFILE', 'robodyn'))
