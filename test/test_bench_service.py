@@ -24,8 +24,7 @@ def test_sections_run_and_format():
     res = {'settings': {'robot': 'puma560', 'quick': True, 'cpus': 2, 'load_before': None,
                         'load_after': None, 'date': 'today'}}
     res['round_trips'] = service.round_trips('puma560', (10, 200), 3,
-                                             ('service, 2 threads',
-                                              'service + 2 worker processes'))
+                                             ('service + 2 worker processes',))
     split = res['round_trips']['service + 2 worker processes']
     assert split['200']['count'] == 3 and 0 < split['200']['p50'] <= split['200']['max']
     assert int(split['service_counters']['chunks_answered']) >= 2 * 3

@@ -107,6 +107,7 @@ class Peer:
         self.client = DynamicsClient(self.context)
         self.workers = set()
         self.counters = {}
+        self.counters_at = 0.0
         node = self.client.node
         node.create_subscription(String, proto.WORKERS_TOPIC, self._on_beat, 10)
         node.create_subscription(DiagnosticArray, 'diagnostics', self._on_diag, 10)
@@ -122,6 +123,16 @@ class Peer:
         for status in msg.status:
             if info.get('node') and status.name == info['node'] and status.values:
                 self.counters = {kv.key: kv.value for kv in status.values}
+                self.counters_at = time.monotonic()
+
+    def fresh_counters(self, timeout=5.0):
+        """Return the service's counters from a status made after this call (or the last)."""
+        # The node refreshes its counters every 0.5 s and publishes them every second.
+        after = time.monotonic() + 0.6
+        deadline = after + timeout
+        while self.counters_at < after and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return dict(self.counters)
 
     def close(self):
         """Destroy the client and shut the context down."""
@@ -173,8 +184,7 @@ class Peer:
         except Exception as exc:  # reported, never silent
             result.update(error=f'{type(exc).__name__}: {exc}')
         result['round_trip'] = time.perf_counter() - t0
-        time.sleep(2.5)                             # the next diagnostics
-        result['before'], result['after'] = before, dict(self.counters)
+        result['before'], result['after'] = before, self.fresh_counters()
         return result
 
     def flood(self, points, count, seed=0, timeout=120.0):
@@ -329,8 +339,7 @@ def _run_step(peer, step):
     if op == 'plan':
         return peer.plan(step['repeat'], step.get('parameterization', 'optimal'))
     if op == 'stats':
-        time.sleep(step.get('sleep', 2.5))
-        return dict(peer.counters)
+        return peer.fresh_counters()
     if op == 'mark':
         print('MARK', step['label'], flush=True)
         return {}
