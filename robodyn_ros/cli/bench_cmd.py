@@ -31,7 +31,7 @@ def add_parser(sub):
 
     """
     p = sub.add_parser('bench', help='run a benchmark: dynamics, planner, parallel, board, '
-                                     'laws, controller, loop',
+                                     'laws, controller, loop, service, planner-scaling',
                        description='Benchmarks, side by side with Pinocchio and the other '
                                    'references. They print medians over interleaved '
                                    'repeats; they are not tests (numbers depend on the '
@@ -73,6 +73,7 @@ def add_parser(sub):
     _add_laws(benches)
     _add_controller(benches)
     _add_loop(benches)
+    _add_service(benches)
 
 
 def _add_laws(benches):
@@ -153,6 +154,32 @@ def _add_loop(benches):
                     help='then run the two-node graph with the same options (JSON: "graph")')
     lp.add_argument('--json', action='store_true', help='print JSON instead of tables')
     lp.set_defaults(run=run_loop)
+
+
+def _add_service(benches):
+    from ..bench.service import SECTIONS
+    svc = benches.add_parser('service', help='the parallel_dynamics service over DDS',
+                             description='Round trips of 10 to 100,000 points (service alone, '
+                                         'with 2 worker processes, in-process beside them), '
+                                         'a flood of requests, oversize requests, a killed '
+                                         'worker, chunks, the planner with the service, and '
+                                         'the service and its workers in two network '
+                                         'namespaces (needs root).')
+    svc.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    svc.add_argument('--quick', action='store_true', help='fewer sizes and repeats')
+    svc.add_argument('--only', metavar='SECTION', action='append', choices=SECTIONS,
+                     help='run only this section, repeatable (choices: '
+                          f'{", ".join(SECTIONS)}; default: all)')
+    svc.set_defaults(run=run_service)
+    sc = benches.add_parser('planner-scaling', help='planning time and memory vs waypoints',
+                            description='Planning time and traced memory of 10 to 10,000 '
+                                        'waypoints (smooth path and random walk, uniform and '
+                                        'time-optimal timing), the refusal of a goal beyond '
+                                        'max_duration, and planner/stop timed while a '
+                                        'trajectory_planner process plans 10,000 waypoints.')
+    sc.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    sc.add_argument('--quick', action='store_true', help='fewer counts and stops')
+    sc.set_defaults(run=run_planner_scaling)
 
 
 def _board_options(p):
@@ -359,4 +386,47 @@ def run_controller(args):
         print(f'robodyn bench controller: FAILED: {exc}', file=sys.stderr)
         return 1
     print(json.dumps(res, indent=2) if args.json else format_result(res))
+    return 0
+
+
+def run_service(args):
+    """
+    Execute ``robodyn bench service``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..bench import service
+    from ..bench.service_report import format_service
+    res = service.run(quick=args.quick, sections=args.only or service.SECTIONS)
+    print(json.dumps(res, indent=2) if args.json else format_service(res))
+    return 0
+
+
+def run_planner_scaling(args):
+    """
+    Execute ``robodyn bench planner-scaling``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..bench import planner_scaling
+    res = planner_scaling.run(quick=args.quick)
+    print(json.dumps(res, indent=2) if args.json else planner_scaling.format_scaling(res))
     return 0
