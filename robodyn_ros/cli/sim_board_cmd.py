@@ -50,6 +50,9 @@ def add_parser(sub):
     p.add_argument('--control-port', type=int,
                    help='JSON control channel port on 127.0.0.1 (0: any, -1: none)')
     p.add_argument('--rate', type=float, help='cycle rate [Hz] (default 1000)')
+    p.add_argument('--inner-rate', type=float, metavar='HZ',
+                   help='impedance-mode PD and plant sub-step rate [Hz] (default 4000; a '
+                        'whole number of sub-steps per cycle, rounded up)')
     p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
     p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
     p.add_argument('--current-time-constant', type=float, help='current loop [s]')

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import math
 import struct
 
+import numpy as np
+
 from .framing import MAX_PAYLOAD
 from .wire import (array_struct, check_axis_count, CURRENT_SCALE, GEAR_RATIO_SCALE, I32,
                    Message, MsgId, TIME_SCALE, to_fixed, to_float32, to_integer,
@@ -257,10 +259,11 @@ class SetImpedance(Message):
     def unpack(cls, payload):
         t, n = cls.HEAD.unpack_from(payload)
         cls.check_axes(payload, n)
-        values = array_struct('fffff', n).unpack_from(payload, cls.HEAD.size)
-        for k, v in enumerate(values):
-            low = cls.LOWEST[k % 5]
-            if not (math.isfinite(v) and v >= low):
-                raise MessageError(f'set_impedance: axis {k // 5} {cls.FIELDS[k % 5]} {v} is '
-                                   f'{"not finite" if not math.isfinite(v) else "negative"}')
-        return cls(t, *(values[j::5] for j in range(5)))
+        block = np.frombuffer(payload, '<f4', 5 * n, cls.HEAD.size).astype(float).reshape(n, 5)
+        bad = ~np.isfinite(block) | (block < cls.LOWEST)
+        if bad.any():  # the first bad value, named; nothing of the frame is used
+            k = int(np.argmax(bad.reshape(-1)))
+            v = float(block.reshape(-1)[k])
+            raise MessageError(f'set_impedance: axis {k // 5} {cls.FIELDS[k % 5]} {v} is '
+                               f'{"not finite" if not math.isfinite(v) else "negative"}')
+        return cls(t, *(tuple(column) for column in block.T.tolist()))

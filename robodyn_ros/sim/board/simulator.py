@@ -82,7 +82,7 @@ class SimBoard:
         self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
                             eff, _per_axis(config.backlash, n, 'backlash'),
                             config.backlash_speed, config.encoder_noise, config.current_noise,
-                            config.brakes, config.friction_smoothing, q0, rng)
+                            config.brakes, config.friction_smoothing, q0, rng, config.substeps)
         if config.max_current:
             rating = _per_axis(config.max_current, n, 'max_current')
         else:
@@ -124,7 +124,8 @@ class SimBoard:
 
         """
         info = {'ready': True, 'robot': self.model.name, 'axes': self.model.n,
-                'rate': self.config.rate, 'transport': self.config.transport,
+                'rate': self.config.rate, 'inner_rate': self.config.rate * self.axes.substeps,
+                'transport': self.config.transport,
                 'control_port': self.control.port if self.control else None}
         if self.config.transport == 'pty':
             info.update(device=self.endpoint.device, link=self.endpoint.link)
