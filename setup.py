@@ -58,6 +58,7 @@ setup(
             'parallel_dynamics = robodyn_ros.nodes.parallel_dynamics_node:main',
             'parallel_dynamics_worker = robodyn_ros.nodes.parallel_dynamics_worker_node:main',
             'hardware_interface = robodyn_ros.nodes.hardware_interface_node:main',
+            'control_loop = robodyn_ros.nodes.control_loop_node:main',
         ],
     },
 )

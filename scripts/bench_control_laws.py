@@ -24,7 +24,7 @@ Usage::
 
     python scripts/bench_control_laws.py [--robot puma560] [--steps 2000] [--rounds 5]
         [--laws pid,computed_torque,computed_torque_lme,mbvsst] [--backends numpy,auto]
-        [--gap 0.0008] [--lme-numpy]
+        [--gap 0.0008] [--python]
 """
 
 import argparse
@@ -50,10 +50,10 @@ def main(argv=None):
                         help='sleep between steps [s], e.g. 0.0008: a control loop at '
                              '1 kHz leaves the CPU between steps, and a step then runs '
                              'with cold caches (default 0: back to back)')
-    parser.add_argument('--lme-numpy', action='store_true',
-                        help='also time the CT+LME laws with their Python code '
-                             '(compiled=False) instead of the compiled sample '
-                             '(robodyn_ros.control.fast_step), side by side')
+    parser.add_argument('--python', action='store_true',
+                        help='also time the computed-torque laws with compiled=False: the '
+                             'same loop code (robodyn_ros.control.ct_step) run as Python '
+                             'instead of compiled, side by side')
     args = parser.parse_args(argv)
     from robodyn_ros.control.base import JointReference
     from robodyn_ros.control.factory import make_controller
@@ -74,10 +74,10 @@ def main(argv=None):
         for law in args.laws.split(','):
             ctl = make_controller(law, model, h, {'backend': backend, 'omega': 20.0})
             cases[(law, ctl.dynamics.backend)] = (ctl, [])
-            if args.lme_numpy and getattr(ctl, '_fused', None) is not None:
+            if args.python and getattr(ctl, 'compiled', False):
                 twin = make_controller(law, model, h, {'backend': backend, 'omega': 20.0,
                                                        'compiled': False})
-                cases[(law + ' (Python sample)', ctl.dynamics.backend)] = (twin, [])
+                cases[(law + ' (as Python)', ctl.dynamics.backend)] = (twin, [])
     for _ in range(args.rounds):
         for (law, backend), (ctl, samples) in cases.items():
             steps = min(args.steps, len(refs)) if backend != 'numpy' else min(200, len(refs))

@@ -25,6 +25,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 import numpy as np
 import pytest
 import rclpy
+from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.parameter import Parameter
 from rclpy.serialization import serialize_message
 from robodyn_ros.control.base import JointReference
@@ -269,6 +270,19 @@ def test_forward_command_output_deactivation_and_reactivation():
                         5.0)
 
 
+def test_unset_law_options_take_the_law_defaults():
+    """Without omega, MBVSST runs seed 003's gains and its estimator forgets at 0.98."""
+    with RosGraph() as g:
+        values = {'robot': 'ma3000', 'rate': 200.0, 'law': 'mbvsst', 'autostart': False}
+        node = g.add(ControllerNode(context=g.context, parameter_overrides=[
+            Parameter(k, value=v) for k, v in values.items()]))
+        assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
+        assert node.controller.kp.tolist() == [1600.0] * 3
+        assert node.controller.kd.tolist() == [80.0] * 3
+        assert node.controller.estimator.rls.forgetting == 0.98
+        assert node.has_parameter('omega') and node.values['omega'] is None
+
+
 def test_parameters_are_validated():
     """Live gains change after checks; read-only and invalid values are refused."""
     with RosGraph() as g:
@@ -280,6 +294,22 @@ def test_parameters_are_validated():
                       Parameter('lam', value=[1.0, 1.0, 1.0])):
             assert not node.set_parameters([param])[0].successful, param.name
         assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        # A set is all or nothing: a bad ki keeps kp and kd as they were.
+        res = node.set_parameters_atomically([Parameter('kp', value=[0.0, 0.0, 0.0]),
+                                              Parameter('kd', value=[0.0, 0.0, 0.0]),
+                                              Parameter('ki', value=[-1.0, -1.0, -1.0])])
+        assert not res.successful and node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        kd = node.controller.kd.tolist()
+        # Gains above what the rate allows (200 Hz: w_max = 2 pi 200 / 10 = 125.7 rad/s).
+        for param in (Parameter('kp', value=[1e300, 1.0, 1.0]),
+                      Parameter('kd', value=[1.0, 4.0 * 125.7 + 1.0, 1.0])):
+            res = node.set_parameters([param])[0]
+            assert not res.successful and 'the largest a 200 Hz loop allows' in res.reason
+        assert node.controller.kp.tolist() == [50.0, 60.0, 70.0]
+        assert node.controller.kd.tolist() == kd
+        res = node.set_parameters_atomically([Parameter('kp', value=[10.0, 20.0, 30.0]),
+                                              Parameter('kd', value=[5.0, 6.0, 7.0])])
+        assert res.successful and node.controller.kd.tolist() == [5.0, 6.0, 7.0]
 
 
 def _run_node(args, timeout=60):

@@ -93,11 +93,11 @@ def test_short_demo_exits_zero_and_reports(short_run):
     """Exit 0; a progress line per phase; the error table, loop table and payload line."""
     out, code, stdout, stderr = short_run
     assert code == 0, stdout + stderr
-    for phase in ('starting the simulated board', 'configuring hardware_interface',
+    for phase in ('starting the simulated board', 'configuring control_loop',
                   'computed_torque: sending', 'mbvsst: sending', 'stopping every part',
                   'writing the report'):
         assert phase in stdout
-    assert 'Tracking error' in stdout and 'Control loop' in stdout
+    assert 'Tracking error' in stdout and 'Control loop: one process' in stdout
     assert 'mbvsst: payload estimate' in stdout
     _no_leftovers(out)
 
@@ -137,9 +137,11 @@ def test_short_demo_writes_plots_and_a_readable_recording(short_run):
         summary = reader.get_summary()
         counts = {summary.channels[cid].topic: n
                   for cid, n in summary.statistics.channel_message_counts.items()}
-    assert counts['/joint_states'] > 500 and counts['/joint_commands'] > 500
+    # one process: the commands never leave the loop; its status does
+    assert counts['/joint_states'] > 500 and '/joint_commands' not in counts
+    assert counts['/control_loop/tracking_error'] > 50
     assert counts['/planned_trajectory'] >= 2 and counts['/planner/goal'] == 2
-    assert counts['/controller_mbvsst/payload_estimate'] > 10
+    assert counts['/control_loop/payload_estimate'] > 10
     assert (out / 'report.txt').read_text().startswith('robodyn demo:')
 
 

@@ -33,19 +33,26 @@ SPECS = {
 
 
 def _declared(module):
+    if module == 'control_loop_node':
+        from robodyn_ros.nodes.control_loop_node import ControlLoopNode
+        return {s.name for s in ControlLoopNode._parameter_specs(None)}
     specs = importlib.import_module(SPECS[module]).parameter_specs()
     names = {s.name for s in specs} | {s.name for s in model_parameters()}
     return names
 
 
 @pytest.mark.parametrize('robot', ['puma560', 'ur5'])
-def test_node_commands_use_declared_parameters(robot, tmp_path):
+@pytest.mark.parametrize('mode', ['one-process', 'graph'])
+def test_node_commands_use_declared_parameters(robot, mode, tmp_path):
     """Every -p of every node is declared by that node; names are unique."""
-    cfg = DemoConfig(robot=robot, controllers=['computed_torque', 'mbvsst', 'pid'])
+    cfg = DemoConfig(robot=robot, controllers=['computed_torque', 'mbvsst', 'pid'], mode=mode)
     parts = node_commands(cfg, 47000, str(tmp_path))
     names = [n for n, _ in parts]
     assert len(set(names)) == len(names)
-    assert names[-3:] == [controller_name(law) for law in cfg.controllers]
+    if mode == 'graph':
+        assert names[-3:] == [controller_name(law) for law in cfg.controllers]
+    else:
+        assert names == ['control_loop', 'parallel_dynamics', 'trajectory_planner']
     for name, argv in parts:
         assert argv[1] == '-m'
         module = argv[2].rsplit('.', 1)[1]

@@ -52,4 +52,4 @@ def test_limits_and_safe_outputs():
     tau, st = mb.step(0.0, [np.nan, 0.0, 0.0], np.zeros(3), JointReference.hold(q))
     assert st.mode == Mode.ZERO and np.all(tau == 0.0)
     tau, st = mb.step(0.0, q, np.zeros(3), JointReference.hold(q))
-    assert st.ok and mb.tuner._started
+    assert st.ok and mb.tuner.started

@@ -85,6 +85,8 @@ def test_invalid_configuration():
             RecursiveLeastSquares([0.0, 0.0], **kwargs)
     with pytest.raises(InputError):
         RecursiveLeastSquares([np.nan])
+    with pytest.raises(InputError, match='equations'):
+        RecursiveLeastSquares([0.0]).update(np.ones((3, 1)), np.ones(2))
     assert forgetting_from_time(0.01, 1.0) == pytest.approx(np.exp(-0.01))
     with pytest.raises(InputError):
         forgetting_from_time(0.01, 0.0)

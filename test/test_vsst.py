@@ -14,8 +14,10 @@
 
 """Seed 003's variable-structure self-tuner on linear plants simulated exactly."""
 
+from control_reference import ReferenceTuner
 import numpy as np
 import pytest
+from robodyn_ros.control import jit
 from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.vsst import (emulator_design, SelfTuningRelay,
                                       VariableStructureSelfTuner)
@@ -97,25 +99,32 @@ def test_configuration_errors_and_the_controller():
         VariableStructureSelfTuner(1, H, u_max=-20.0)
     with pytest.raises(InputError):
         VariableStructureSelfTuner(1, H, setpoint='velocity')
+    with pytest.raises(InputError, match='y'):
+        VariableStructureSelfTuner(2, H).update(np.zeros(3), np.zeros(2))
     model = load_robot('ma3000')
     ctl = SelfTuningRelay(model, H, 2.0, joints=[0])
     tau, _ = ctl.step(0.0, np.zeros(3), np.zeros(3), JointReference.hold([0.1, 0.1, 0.1]))
     assert tau[0] == 20.0 and tau[1] == 0.0 and tau[2] == 0.0
 
 
-def test_compiled_sample_equals_the_numpy_code():
-    """With numba the tuner computes the same outputs, estimates and covariances."""
-    from robodyn_ros.control import fast_tuner
+@pytest.mark.parametrize('compiled', [True, False])
+def test_sample_equals_the_numpy_reference(compiled):
+    """The loop-form sample (compiled or as Python) gives the numpy form's outputs, estimates."""
     rng = np.random.default_rng(3)
-    fast = VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0])
-    slow = VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0], accelerate=False)
-    # Without numba both run the numpy code (and the comparison is trivially true).
-    assert fast.accelerated == fast_tuner.AVAILABLE and not slow.accelerated
+    tuner = VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0], compiled=compiled)
+    assert tuner.compiled == (compiled and jit.AVAILABLE)
+    ref = ReferenceTuner(VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0]))
     y = np.zeros(3)
+    switches = 0
     for k in range(300):
         y = y + rng.normal(0, 0.01, 3)
-        w = np.sin(0.1 * k) * np.array([0.1, -0.2, 0.3])
-        assert np.allclose(fast.update(y, w), slow.update(y, w), rtol=1e-9, atol=1e-12)
-        assert np.allclose(fast.theta, slow.theta, rtol=1e-9, atol=1e-12)
-        assert np.allclose(fast.residual, slow.residual, rtol=1e-9, atol=1e-12)
-    assert np.allclose(fast.cov, slow.cov, rtol=1e-7, atol=1e-9)
+        q_ref = np.sin(0.1 * k) * np.array([0.1, -0.2, 0.3])
+        w = tuner.setpoint_value(q_ref, 0.1 * q_ref, -0.01 * q_ref)
+        assert np.allclose(w, ref.setpoint_value(q_ref, 0.1 * q_ref, -0.01 * q_ref))
+        u = tuner.update(y, w)
+        switches += int(np.sign(u[0]) != np.sign(ref.u[0])) if k else 0
+        assert np.allclose(u, ref.update(y, w), rtol=1e-9, atol=1e-12)
+        assert np.allclose(tuner.theta, ref.theta, rtol=1e-9, atol=1e-12)
+        assert np.allclose(tuner.residual, ref.residual, rtol=1e-9, atol=1e-12)
+    assert np.allclose(tuner.cov, ref.cov, rtol=1e-9, atol=1e-9)
+    assert np.ptp(tuner.theta[:, 1]) > 0.0 and switches > 10   # it identified and switched

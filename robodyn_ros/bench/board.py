@@ -227,13 +227,13 @@ def _node_cycle(args, tmp):
 
 def _components(robot, repeat=2000):
     """CPU time of each step of one host cycle, in one thread, no I/O [ms]."""
+    from ..control.filters import StateVariableFilter
     from ..hardware.board import codec
     from ..hardware.command import CommandChannel, CurrentCommand
     from ..hardware.board.framing import FrameParser
     from ..friction.compensation import FrictionCompensator
     from ..hardware.board.messages import Identify, StateReport
     from ..hardware.scaling import axis_parameters, joint_scaling
-    from ..hardware.velocity_filter import StateVariableFilter
     from ..model import load_robot
     model = load_robot(robot)
     n = model.n
@@ -242,7 +242,7 @@ def _components(robot, repeat=2000):
     frame = codec.encode_message(StateReport(1000, 3, 0, 999, 0, tuple(range(n)),
                                              (0.1,) * n), 5)
     parser = FrameParser(codec.plausible_length)
-    filt = StateVariableFilter(n)
+    filt = StateVariableFilter.velocity_estimator(n)
     comp = FrictionCompensator(model)
     pipe = CurrentCommand(model, sc, sc.current_limit)
     buf = CommandChannel(n)

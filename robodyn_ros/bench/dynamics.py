@@ -125,7 +125,7 @@ def single_call(model, bridge, k, repeat, target):
         'ours, friction off': case('f(q, v, a)', k.inverse_dynamics_rigid),
         'ours, friction off, out=': case('f(q, v, a, o)', k.inverse_dynamics_rigid),
         'ours, friction on': case('f(q, v, a)', k.inverse_dynamics),
-        'ours: argument checks + output only': case('f(q, v, a)', k.module._call_overhead),
+        'ours: argument checks + output only': case('f(q, v, a)', k.module.call_overhead),
         'pinocchio aba': case('f(pm, pd, pq, pv, pt)', pin.aba),
         'ours forward dynamics': case('f(q, v, t)', k.forward_dynamics),
         'pinocchio crba': case('f(pm, pd, pq)', pin.crba),

@@ -29,11 +29,13 @@ def add_parser(sub):
     p = sub.add_parser(
         'demo', help='run the simulated robot end to end (board, nodes, laws) over DDS',
         description='Start the simulated driver board (carrying a payload the model does '
-                    'not know), hardware_interface, parallel_dynamics, trajectory_planner '
-                    'and one controller per law as separate processes on loopback DDS; run '
-                    'the same multi-waypoint goal under each law; print the tracking-error '
-                    'table, the loop statistics and the payload estimate; write plots, '
-                    'summary.json, report.txt and recording.mcap to the output folder.')
+                    'not know), the one-process control_loop (board, law and friction '
+                    'compensation in one loop; --graph: hardware_interface and one '
+                    'controller per law over DDS), parallel_dynamics and trajectory_planner '
+                    'as separate processes on loopback DDS; run the same multi-waypoint goal '
+                    'under each law; print the tracking-error table, the loop statistics and '
+                    'the payload estimate; write plots, summary.json, report.txt and '
+                    'recording.mcap to the output folder.')
     p.add_argument('--robot', default='puma560',
                    help='library robot, example robot or URDF/xacro (default puma560)')
     p.add_argument('--controller', dest='controllers', nargs='+', choices=LAWS,
@@ -43,9 +45,11 @@ def add_parser(sub):
     p.add_argument('--out', default='', help='output folder (default demo_output/<date-time>)')
     p.add_argument('--short', action='store_true',
                    help='one excursion instead of three (about half the time)')
-    p.add_argument('--rate', type=float, default=500.0,
-                   help='board and control rate [Hz] (default 500; 1000 works but misses '
-                        'more deadlines on a 2-core machine)')
+    p.add_argument('--rate', type=float, default=1000.0,
+                   help='board and control rate [Hz] (default 1000)')
+    p.add_argument('--graph', action='store_true',
+                   help='run the two-node graph (hardware_interface and one controller per '
+                        'law over DDS) instead of the one-process control_loop')
     p.add_argument('--payload', type=float, default=2.0,
                    help='payload of the simulated robot, unknown to the model [kg] (default 2)')
     p.add_argument('--payload-com', type=float, nargs=3, default=[0.0, 0.0, 0.0],
@@ -93,7 +97,7 @@ def run(args):
                      board_port=args.board_port, load_friction=args.load_friction,
                      velocity_scale=args.velocity_scale,
                      settle=args.settle, start_timeout=args.start_timeout,
-                     domain_id=args.domain_id)
+                     domain_id=args.domain_id, mode='graph' if args.graph else 'one-process')
     if cfg.short and args.settle == 1.0:
         cfg.settle = 0.5
     return run_demo(cfg)

@@ -47,7 +47,8 @@ def add_parser(sub):
     p.add_argument('--short', action='store_true',
                    help='shorter observation windows and a 1 s hold (the CI form)')
     p.add_argument('--rate', type=float, default=500.0,
-                   help='board and control rate [Hz] (default 500)')
+                   help='board and control rate [Hz] (default 500; the campaign runs the '
+                        'two-node graph, hardware_interface and controller over DDS)')
     p.add_argument('--cases', nargs='+', choices=CASE_NAMES, metavar='CASE',
                    help=f'run only these cases (default all: {", ".join(CASE_NAMES)})')
     p.add_argument('--domain-id', type=int, default=-1,

@@ -19,11 +19,12 @@ See ``docs/control.md``. Every law derives from :class:`Controller`; the
 safe outputs, saturation and input checks live there.
 """
 
-from .base import Controller, ControlStatus, JointReference, Mode
+from .base import Controller, ControlStatus, JointReference, Mode, StepOutput
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
-from .factory import apply_gain, LAWS, make_controller
-from .filters import FilteredDifference, StateVariableFilter
+from .factory import apply_gain, apply_gains, LAWS, make_controller
+from .filtered_difference import FilteredDifference
+from .filters import StateVariableFilter
 from .gains import ct_gains, max_joint_inertia, PidGains, triple_pole_pid
 from .mbvsst import MBVSST
 from .model_dynamics import ModelDynamics
@@ -41,6 +42,7 @@ __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'Control
            'Controller', 'FilteredDifference', 'JointReference', 'LAWS', 'MBVSST', 'Mode',
            'ModelDynamics', 'PDGravity', 'PID', 'PayloadEstimator', 'PayloadModel',
            'PidGains', 'RecursiveLeastSquares', 'SelfTuningComputedTorque', 'SelfTuningRelay',
-           'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'TaskReference',
-           'TaskSpaceComputedTorque', 'VariableStructureSelfTuner', 'apply_gain', 'ct_gains',
-           'make_controller', 'max_joint_inertia', 'switching_gain', 'triple_pole_pid']
+           'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'StepOutput', 'TaskReference',
+           'TaskSpaceComputedTorque', 'VariableStructureSelfTuner', 'apply_gain', 'apply_gains',
+           'ct_gains', 'make_controller', 'max_joint_inertia', 'switching_gain',
+           'triple_pole_pid']

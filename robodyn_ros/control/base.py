@@ -34,219 +34,31 @@ the same way:
 
 * torque saturation to the joint limits, with a hook that lets each law
   stop its integrators or adaptation while saturated (anti-windup).
+
+:meth:`Controller.step` is the only template. A law either implements
+``_compute`` (the Python laws; the default ``_compiled_step`` runs it and
+saturates), or overrides ``_compiled_step(state, ref, out)``, which writes the
+saturated torque, the saturated flags and the error into the preallocated
+:class:`StepOutput` and returns an outcome code of :mod:`.saturation` (the
+computed-torque laws: one compiled call per sample). The base class turns
+the code into the :class:`ControlStatus`.
 """
 
-from abc import ABC, abstractmethod
-from dataclasses import dataclass
-import enum
+from abc import ABC
+
 import math
 
 import numpy as np
 
+from .checks import check_period, checked_vector, per_joint
 from .model_dynamics import ModelDynamics
+from .options import checked_options
+from .saturation import BAD_TORQUE, saturate_entry, SATURATED
+from .step_records import ControlStatus, JointReference, MeasuredState, Mode, StepOutput
 from ..errors import InputError
 
-
-class Mode(enum.Enum):
-    """What the controller did in one step."""
-
-    OK = 'ok'
-    SATURATED = 'saturated'
-    HOLD = 'hold'
-    ZERO = 'zero'
-
-    @property
-    def is_safe_output(self):
-        """Whether this is one of the safe outputs (bool)."""
-        return self in (Mode.HOLD, Mode.ZERO)
-
-
-@dataclass(frozen=True, eq=False)
-class JointReference:
-    """
-    Desired joint state at one instant.
-
-    Attributes
-    ----------
-    q : numpy.ndarray
-        Desired positions, (n,) [rad or m].
-    qd : numpy.ndarray
-        Desired velocities, (n,) [rad/s or m/s].
-    qdd : numpy.ndarray
-        Desired accelerations, (n,) [rad/s^2 or m/s^2].
-
-    """
-
-    q: np.ndarray
-    qd: np.ndarray
-    qdd: np.ndarray
-
-    @classmethod
-    def hold(cls, q):
-        """
-        Build the reference that holds a position at rest.
-
-        Parameters
-        ----------
-        q : array_like
-            Position to hold, (n,) [rad or m].
-
-        Returns
-        -------
-        JointReference
-            ``q`` with zero velocity and acceleration.
-
-        """
-        q = np.array(q, dtype=float)
-        return cls(q, np.zeros_like(q), np.zeros_like(q))
-
-    @classmethod
-    def from_trajectory(cls, trajectory, t):
-        """
-        Sample a :class:`~robodyn_ros.planning.trajectory.Trajectory`.
-
-        Parameters
-        ----------
-        trajectory : Trajectory
-            The trajectory.
-        t : float
-            Time since the trajectory start [s].
-
-        Returns
-        -------
-        JointReference
-            Its position, velocity and acceleration at ``t``.
-
-        """
-        return cls(*trajectory.sample(t))
-
-
-@dataclass(frozen=True, eq=False)
-class ControlStatus:
-    """
-    Outcome of one controller step.
-
-    Attributes
-    ----------
-    mode : Mode
-        Normal, saturated, or one of the safe outputs.
-    message : str
-        Empty when normal; the reason for a safe output.
-    saturated : numpy.ndarray or None
-        Joints whose torque was clipped, (n,) bool.
-    error : numpy.ndarray or None
-        Tracking error ``q_ref - q`` (joint space) or the task error of a
-        task-space law, None when there was no reference or state.
-
-    """
-
-    mode: Mode
-    message: str = ''
-    saturated: np.ndarray = None
-    error: np.ndarray = None
-
-    @property
-    def ok(self):
-        """Whether the law ran normally, saturated or not (bool)."""
-        return not self.mode.is_safe_output
-
-
-def per_joint(value, n, name, *, low=None, allow_inf=False, strict=False):
-    """
-    Broadcast a scalar or check a per-joint sequence.
-
-    Parameters
-    ----------
-    value : float or array_like
-        Scalar (used for every joint) or (n,) values.
-    n : int
-        Number of joints.
-    name : str
-        Name for error messages.
-    low : float, optional
-        Lower bound (inclusive, or exclusive with ``strict``).
-    allow_inf : bool
-        Accept ``+inf`` (e.g. no torque limit).
-    strict : bool
-        Require ``value > low``.
-
-    Returns
-    -------
-    numpy.ndarray
-        (n,) float array (a copy).
-
-    Raises
-    ------
-    InputError
-        Wrong length, NaN, infinity (unless allowed) or out of range.
-
-    """
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError(name, f'must be a number or {n} numbers, got {value!r}') from None
-    if arr.ndim == 0:
-        arr = np.full(n, float(arr))
-    if arr.shape != (n,):
-        raise InputError(name, f'expected a scalar or {n} values, got shape {arr.shape}')
-    if np.any(np.isnan(arr)) or (not allow_inf and not np.all(np.isfinite(arr))):
-        raise InputError(name, f'must be finite, got {arr.tolist()}')
-    if low is not None:
-        bad = arr <= low if strict else arr < low
-        if np.any(bad):
-            j = int(np.argmax(bad))
-            rel = '>' if strict else '>='
-            raise InputError(name, f'joint {j}: must be {rel} {low}, got {arr[j]}')
-    return arr
-
-
-def check_period(period):
-    """
-    Validate a sample period.
-
-    Parameters
-    ----------
-    period : float
-        Period [s].
-
-    Returns
-    -------
-    float
-        The period.
-
-    Raises
-    ------
-    InputError
-        Unless it is finite and positive.
-
-    """
-    try:
-        h = float(period)
-    except (TypeError, ValueError):
-        raise InputError('period', f'must be a number, got {period!r}') from None
-    if not (math.isfinite(h) and h > 0.0):
-        raise InputError('period', f'must be finite and > 0 s, got {period}')
-    return h
-
-
-def _vector(value, n):
-    """Return a finite, C-contiguous float (n,) array, or None."""
-    if value is None:
-        return None
-    if type(value) is np.ndarray and value.dtype == np.float64 and value.flags.c_contiguous:
-        arr = value
-    else:  # the dynamics kernels take C-contiguous float64 only (a strided view is copied)
-        try:
-            arr = np.ascontiguousarray(value, dtype=float)
-        except (TypeError, ValueError):
-            return None
-    if arr.shape != (n,):
-        return None
-    # A NaN or an infinity anywhere makes the sum non-finite (fast check); a
-    # non-finite sum of finite values (overflow) is told apart by the exact check.
-    if not math.isfinite(arr.sum()) and not np.isfinite(arr).all():
-        return None
-    return arr
+__all__ = ['check_period', 'ControlStatus', 'Controller', 'JointReference', 'MeasuredState',
+           'Mode', 'per_joint', 'StepOutput']
 
 
 class Controller(ABC):
@@ -273,6 +85,12 @@ class Controller(ABC):
 
     #: Name of the law (used by the node, the CLI and the reports).
     law = 'controller'
+    #: Options of :meth:`from_options` this class adds (see :mod:`.options`).
+    law_options = ('torque_limit', 'backend')
+    #: Gains that may change while the law runs (see :meth:`set_gains`).
+    live_gains = ()
+    #: Constructor arguments named in errors, and the options they come from.
+    option_arguments = {}
 
     def __init__(self, model, period, *, torque_limit=None, hold_damping=None, dynamics=None):
         self.model = model
@@ -286,9 +104,178 @@ class Controller(ABC):
             hold_damping = 20.0 * np.diag(self.dynamics.mass_matrix(
                 model.home_configuration(outside='middle')))
         self.hold_damping = per_joint(hold_damping, self.n, 'hold_damping', low=0.0)
-        self._last_tau = np.zeros(self.n)
+        self._out = StepOutput(self.n)
+        self._state = MeasuredState()
         self._last_mode = Mode.ZERO
         self._restart = True
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def option_names(cls):
+        """
+        List the options of :meth:`from_options` (this class's and its bases').
+
+        Returns
+        -------
+        tuple of str
+            Names in :data:`~robodyn_ros.control.options.CATALOGUE`.
+
+        """
+        names = []
+        for klass in reversed(cls.__mro__):
+            names += klass.__dict__.get('law_options', ())
+        return tuple(dict.fromkeys(names))
+
+    @classmethod
+    def from_options(cls, model, period, options=None):
+        """
+        Build the law from flat options (as the node's parameters give them).
+
+        Parameters
+        ----------
+        model : RobotModel
+            The controller's model.
+        period : float
+            Sample period [s].
+        options : dict, optional
+            Option name to value (:meth:`option_names`); unset values
+            (``None``, ``''``, ``[]``) and absent options take the law's
+            defaults.
+
+        Returns
+        -------
+        Controller
+            The law.
+
+        Raises
+        ------
+        InputError
+            Naming the option: not an option of this law (the message lists
+            the valid ones), or an invalid value.
+
+        """
+        opts = checked_options(cls.law, cls.option_names(), options)
+        kwargs = cls._keywords(model, opts)
+        try:
+            law = cls(model, period, **kwargs)
+        except InputError as exc:
+            name = cls.option_arguments.get(exc.argument)
+            if name is None or name not in opts:
+                raise
+            raise InputError(name, exc.reason) from None
+        for name in law.live_gains:   # the gains it starts with obey the live bounds too
+            law.check_gain(name, getattr(law, name), live=False)
+        return law
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        """Turn checked options into constructor arguments (unset ones left out)."""
+        kwargs = {}
+        if 'torque_limit' in opts:
+            kwargs['torque_limit'] = opts['torque_limit']
+        if 'backend' in opts:
+            kwargs['dynamics'] = ModelDynamics(model, opts['backend'])
+        return kwargs
+
+    #: How each live gain scales for the rate bound of :meth:`gain_limit`: the power of
+    #: the bandwidth it carries and whether it is in joint-torque units (scaled by the
+    #: joint's inertia) or normalised (the model-based laws' accelerations).
+    gain_scaling = {'kp': (2, False), 'kd': (1, False), 'ki': (3, False), 'lam': (1, False),
+                    'gain': (2, False), 'boundary': (0, False)}
+
+    def gain_limit(self, name):
+        """
+        Largest value of a gain the sample rate allows.
+
+        The rule: no gain may ask for a closed-loop bandwidth above a tenth of
+        the sample rate, ``w_max = 2 pi / (10 T)`` [rad/s]. A gain that
+        carries the bandwidth to the power ``k`` (``kp`` 2, ``kd`` 1, ``ki``
+        3, a sliding surface's ``lam`` 1, its switching ``gain`` 2) may not
+        exceed ``c w_max^k`` with ``c = 4`` for damping gains (``kd``: up to
+        a damping ratio of 2) and 1 otherwise; gains in joint-torque units
+        (PID, PD+gravity, Slotine-Li's ``kd``) are further multiplied by
+        the largest diagonal inertia of the model at the home configuration
+        (the inertia the default PID gains are designed for, seed 001 eq.
+        9.10). A boundary layer has no upper bound.
+
+        Parameters
+        ----------
+        name : str
+            Gain name.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n,) upper bounds (``inf`` where there is none).
+
+        """
+        power, torque_units = self.gain_scaling.get(name, (0, False))
+        if power == 0:
+            return np.full(self.n, np.inf)
+        w_max = 2.0 * math.pi / (10.0 * self.period)
+        bound = (4.0 if name == 'kd' else 1.0) * w_max ** power
+        if torque_units:
+            inertia = np.diag(self.dynamics.mass_matrix(self.model.home_configuration()))
+            return np.full(self.n, bound * float(inertia.max()))
+        return np.full(self.n, bound)
+
+    def check_gain(self, name, value, live=True):
+        """
+        Check a new value of a live gain (range and the rate bound of :meth:`gain_limit`).
+
+        Parameters
+        ----------
+        name : str
+            One of :attr:`live_gains`.
+        value : float or array_like
+            Scalar or (n,) values.
+        live : bool
+            A change while running (False: the gains a law starts with).
+
+        Returns
+        -------
+        numpy.ndarray
+            (n,) checked values.
+
+        Raises
+        ------
+        InputError
+            If the gain cannot change while running or the value is invalid
+            or above its bound.
+
+        """
+        if live and name not in self.live_gains:
+            raise InputError(name, f'cannot change at run time for law {self.law!r} '
+                                   f'(live gains: {", ".join(self.live_gains) or "none"})')
+        arr = per_joint(value, self.n, name, low=0.0)
+        limit = self.gain_limit(name)
+        over = arr > limit
+        if over.any():
+            j = int(np.argmax(over))
+            raise InputError(name, f'joint {j}: {arr[j]:.6g} exceeds {limit[j]:.6g}, the '
+                                   f'largest a {1.0 / self.period:g} Hz loop allows (a '
+                                   'bandwidth of a tenth of the sample rate; see '
+                                   'Controller.gain_limit)')
+        return arr
+
+    def set_gains(self, **gains):
+        """
+        Change live gains, all or none: every value is checked before any is applied.
+
+        Parameters
+        ----------
+        **gains : float or array_like
+            Gain name (:attr:`live_gains`) to new value(s).
+
+        Raises
+        ------
+        InputError
+            If one cannot change or is invalid (the law is then unchanged).
+
+        """
+        checked = {name: self.check_gain(name, value) for name, value in gains.items()}
+        for name, value in checked.items():
+            setattr(self, name, value)
 
     # ------------------------------------------------------------------ public API
     def step(self, t, q, qd, reference):
@@ -313,8 +300,9 @@ class Controller(ABC):
             :class:`ControlStatus`.
 
         """
-        qa = _vector(q, self.n)
-        qda = _vector(qd, self.n)
+        n = self.n
+        qa = checked_vector(q, n)
+        qda = checked_vector(qd, n)
         if qa is None or qda is None:
             which = 'q' if qa is None else 'qd'
             return self.fault(f'invalid state: {which} missing, wrong length or not finite')
@@ -324,17 +312,15 @@ class Controller(ABC):
         ref, reason = self._check_reference(reference)
         if ref is None:
             return self._hold(qa, qda, f'no valid reference: {reason}')
-        tau = self._compute(t, qa, qda, ref)
-        if tau is None or not np.isfinite(tau).all():
+        state, out = self._state, self._out
+        state.t, state.q, state.qd = t, qa, qda
+        code = self._compiled_step(state, ref, out)
+        if code == BAD_TORQUE:
             self._restart = True
             return self._hold(qa, qda, 'the control law produced a non-finite torque')
-        limit = self.torque_limit
-        out = np.minimum(np.maximum(tau, -limit), limit)
-        sat = out != tau
-        self._applied(out, sat)
-        self._last_tau = out
-        self._last_mode = Mode.SATURATED if sat.any() else Mode.OK
-        return out, ControlStatus(self._last_mode, '', sat, self._error(qa, ref))
+        mode = Mode.SATURATED if code == SATURATED else Mode.OK
+        self._last_mode = mode
+        return out.tau.copy(), ControlStatus(mode, '', out.saturated.copy(), out.error.copy())
 
     def fault(self, reason):
         """
@@ -355,14 +341,14 @@ class Controller(ABC):
 
         """
         self._restart = True
-        self._last_tau = np.zeros(self.n)
+        self._out.tau[:] = 0.0
         self._last_mode = Mode.ZERO
-        return self._last_tau.copy(), ControlStatus(Mode.ZERO, reason)
+        return self._out.tau.copy(), ControlStatus(Mode.ZERO, reason)
 
     def reset(self):
         """Forget all internal state (filters, integrators) and estimates."""
         self._restart = True
-        self._last_tau = np.zeros(self.n)
+        self._out.tau[:] = 0.0
 
     def estimates(self):
         """
@@ -379,7 +365,16 @@ class Controller(ABC):
     @property
     def last_torque(self):
         """Torque output by the last step, (n,) [N m or N] (numpy.ndarray)."""
-        return self._last_tau.copy()
+        return self._out.tau.copy()
+
+    @property
+    def _last_tau(self):
+        """Torque output by the last step (the record's own array, (n,))."""
+        return self._out.tau
+
+    @_last_tau.setter
+    def _last_tau(self, value):
+        self._out.tau[:] = value
 
     @property
     def last_mode(self):
@@ -405,9 +400,46 @@ class Controller(ABC):
         return np.minimum(np.maximum(tau, -self.torque_limit), self.torque_limit)
 
     # ------------------------------------------------------------------ hooks
-    @abstractmethod
+    def _compiled_step(self, state, ref, out):
+        """
+        Run the law on a checked sample and fill ``out``; return the outcome code.
+
+        The default runs :meth:`_compute` (Python), saturates, calls
+        :meth:`_applied` and stores :meth:`_error`. Laws with a compiled
+        sample override it.
+
+        Parameters
+        ----------
+        state : MeasuredState
+            The checked sample.
+        ref : JointReference
+            The checked reference (a law-specific record for task-space laws).
+        out : StepOutput
+            Receives the saturated torque, the saturated flags and the error.
+
+        Returns
+        -------
+        int
+            ``OK``, ``SATURATED`` or ``BAD_TORQUE`` (:mod:`.saturation`).
+
+        """
+        tau = self._compute(state.t, state.q, state.qd, ref)
+        if tau is None:
+            return BAD_TORQUE
+        tau = np.ascontiguousarray(tau, dtype=float)
+        if tau.shape != (self.n,):
+            raise ValueError(f'{type(self).__name__}._compute gave a torque of shape '
+                             f'{tau.shape}, not ({self.n},)')
+        code = saturate_entry(tau, self.torque_limit, out.tau, out.saturated, self.n)
+        if code != BAD_TORQUE:
+            self._applied(out.tau, out.saturated)
+            out.error[:] = self._error(state.q, ref)
+        return code
+
     def _compute(self, t, q, qd, ref):
         """Return the unsaturated torque (n,) for a valid state and reference."""
+        raise NotImplementedError(f'{type(self).__name__} implements neither _compute nor '
+                                  '_compiled_step')
 
     def _applied(self, tau, saturated):
         """Learn the torque actually applied after saturation (anti-windup hook)."""
@@ -420,26 +452,34 @@ class Controller(ABC):
         return self.dynamics.gravity(q)
 
     def _check_reference(self, reference):
-        """Return ``(JointReference, '')`` or ``(None, reason)``."""
+        """Return ``(JointReference, '')`` (the given one if it conforms) or ``(None, reason)``."""
         if reference is None:
             return None, 'none given'
         n = self.n
         parts = []
         for name in ('q', 'qd', 'qdd'):
-            arr = _vector(getattr(reference, name, None), n)
+            given = getattr(reference, name, None)
+            arr = checked_vector(given, n)
             if arr is None:
                 return None, f'{name} missing, not {n} values or not finite'
             parts.append(arr)
+        if type(reference) is JointReference and all(
+                a is getattr(reference, k) for a, k in zip(parts, ('q', 'qd', 'qdd'))):
+            return reference, ''
         return JointReference(*parts), ''
+
+    def _resize_error(self, m):
+        """Size the error output for ``m`` values (task-space laws)."""
+        self._out = StepOutput(self.n, m)
 
     def _error(self, q, ref):
         return ref.q - q
 
     def _hold(self, q, qd, reason):
         tau = self.gravity_hold_torque(q, qd)
-        self._last_tau = tau
+        self._out.tau[:] = tau
         self._last_mode = Mode.HOLD
-        return tau.copy(), ControlStatus(Mode.HOLD, reason, None, None)
+        return tau, ControlStatus(Mode.HOLD, reason, None, None)
 
     def __repr__(self):
         return f'{type(self).__name__}(robot={self.model.name!r}, period={self.period:g})'

@@ -28,20 +28,33 @@ vector are never formed. Forms:
 
 An optional integral term ``Ki integral(e)`` (footnote of eq. 9.24) is added
 to ``w``, with the same anti-windup as the PID.
+
+Computed torque is also the frame of the seed 003 laws: a payload estimator
+(:class:`~robodyn_ros.control.computed_torque_lme.ComputedTorqueLME`) and
+variable-structure self-tuners (:class:`~robodyn_ros.control.mbvsst.MBVSST`)
+are optional parts composed into this one implementation, whose sample is
+the loop-form :func:`~robodyn_ros.control.ct_step.ct_step` on the parts'
+records (one compiled call with numba and the C kernels).
 """
 
 import numpy as np
 
-from .base import Controller, per_joint
+from . import ct_step as step
+from .base import Controller
+from .checks import as_vector, per_joint
 from .gains import ct_gains
+from .jit import AVAILABLE, record
+from .payload import estimator_dtype
+from .step_dynamics import StepKernels
+from .vsst_step import tuner_dtype
 from ..errors import InputError
 
-FORMS = ('tracking', 'regulation', 'predictive')
+FORMS = tuple(step.FORM_CODES)
 
 
 class ComputedTorque(Controller):
     """
-    Computed torque in joint space.
+    Computed torque in joint space, with optional payload estimator and tuners.
 
     Parameters
     ----------
@@ -60,34 +73,159 @@ class ComputedTorque(Controller):
         Law (see the module docstring).
     ki : float or array_like
         Integral gain [1/s^3]; 0 for none.
+    compiled : bool
+        Run the sample compiled when numba and the C kernels are there
+        (else, or with False, the same code runs as Python).
     **kwargs
         Passed to :class:`~robodyn_ros.control.base.Controller`.
+
+    Attributes
+    ----------
+    kp, kd, ki, torque_limit : numpy.ndarray
+        Views of the law's record (assigning writes into it).
+    payload, estimator, tuner : object or None
+        The optional parts (see the subclasses).
 
     """
 
     law = 'computed_torque'
+    law_options = ('omega', 'zeta', 'kp', 'kd', 'ki', 'form', 'compiled')
+    live_gains = ('kp', 'kd', 'ki')
+    #: Natural frequency of the gains built from options without gains [rad/s] (None:
+    #: the constructor's own gains).
+    default_omega = 20.0
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
-                 form='tracking', ki=0.0, **kwargs):
+                 form='tracking', ki=0.0, compiled=True, **kwargs):
+        n = model.n
+        self._law = record(step.law_dtype(n))
+        g = self._law[0]
+        self._kp, self._kd, self._ki = g['kp'][:n], g['kd'][:n], g['ki'][:n]
+        self._limit, self._integral = g['limit'][:n], g['integral'][:n]
         super().__init__(model, period, **kwargs)
-        n = self.n
         if omega is not None:
             if kp is not None or kd is not None:
                 raise InputError('omega', 'give either omega or kp and kd, not both')
             kp, kd = ct_gains(omega, zeta, n)
         if kp is None or kd is None:
             raise InputError('kp', 'give kp and kd, or omega')
-        self.kp = per_joint(kp, n, 'kp', low=0.0)
-        self.kd = per_joint(kd, n, 'kd', low=0.0)
-        self.ki = per_joint(ki, n, 'ki', low=0.0)
+        self.kp, self.kd, self.ki = kp, kd, ki
         if form not in FORMS:
             raise InputError('form', f'must be one of {", ".join(FORMS)}, got {form!r}')
         self.form = form
-        self._integral = np.zeros(n)
-        self._e = np.zeros(n)
+        g['form'], g['period'] = step.FORM_CODES[form], self.period
+        g['band_high'][:] = np.inf
+        self.payload = self.estimator = self.tuner = None
+        self._compiled = bool(compiled)
+        # Stand-ins for the parts this law does not use (the step leaves them alone).
+        self._est = record(estimator_dtype(n, 2))
+        self._tun = record(tuner_dtype(n, 10, 4))
+        self._use_kernels(StepKernels(self.dynamics, None, compiled))
 
-    def _on_restart(self, t, q, qd):
-        self._integral[:] = 0.0
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        if 'kp' in opts and 'kd' in opts:
+            kwargs['kp'], kwargs['kd'] = opts['kp'], opts['kd']
+        elif 'omega' in opts or cls.default_omega is not None:
+            kwargs['omega'] = opts.get('omega', cls.default_omega)
+            if 'zeta' in opts:
+                kwargs['zeta'] = opts['zeta']
+        for key in ('ki', 'form', 'compiled'):
+            if key in opts:
+                kwargs[key] = opts[key]
+        return kwargs
+
+    # ------------------------------------------------------------------ gains (record views)
+    @property
+    def kp(self):
+        """Give the proportional gains, (n,) [1/s^2] (the record's array)."""
+        return self._kp
+
+    @kp.setter
+    def kp(self, value):
+        self._kp[:] = per_joint(value, self.n, 'kp', low=0.0)
+
+    @property
+    def kd(self):
+        """Give the derivative gains, (n,) [1/s] (the record's array)."""
+        return self._kd
+
+    @kd.setter
+    def kd(self, value):
+        self._kd[:] = per_joint(value, self.n, 'kd', low=0.0)
+
+    @property
+    def ki(self):
+        """Give the integral gains, (n,) [1/s^3] (the record's array)."""
+        return self._ki
+
+    @ki.setter
+    def ki(self, value):
+        self._ki[:] = per_joint(value, self.n, 'ki', low=0.0)
+
+    @property
+    def integral(self):
+        """Integral of the error, (n,) [rad s or m s] (a copy)."""
+        return self._integral.copy()
+
+    @property
+    def compiled(self):
+        """Tell whether the sample runs as numba-compiled code on the C kernels (bool)."""
+        return self._native
+
+    @property
+    def torque_limit(self):
+        """Symmetric torque limits, (n,) [N m or N] (the record's array)."""
+        return self._limit
+
+    @torque_limit.setter
+    def torque_limit(self, value):
+        self._limit[:] = value
+
+    # ------------------------------------------------------------------ parts
+    def _use_kernels(self, kernels):
+        """Take the kernels of the model in use; choose the compiled or Python step."""
+        self._kernels = kernels
+        self._handles = kernels.handles
+        self._native = native = self._compiled and kernels.compiled
+        python = step.python_functions()
+        self._step = step.ct_step_entry if native else python[0]
+        entries = self._compiled and AVAILABLE
+        self._command = step.command_entry if entries else python[1]
+        self._integrate = step.integrate_entry if entries else python[2]
+        if native and type(self)._compiled_step is ComputedTorque._compiled_step:
+            self._warm()
+
+    def _attach_estimator(self, payload, estimator, adapt):
+        """Compose a payload estimator in: its estimate enters the model torque."""
+        self.payload, self.estimator = payload, estimator
+        self._est = estimator.state
+        g = self._law[0]
+        g['adapt'], g['payload'] = bool(adapt), True
+        self._use_kernels(estimator.kernels)
+
+    def _attach_tuner(self, tuner, relay):
+        """Compose tuners in: ``relay * u`` (n,) [N m per unit] is added to the torque."""
+        self.tuner = tuner
+        self._tun = tuner.state
+        g = self._law[0]
+        g['tune'] = True
+        g['relay'][:self.n] = relay
+        if self._native and type(self)._compiled_step is ComputedTorque._compiled_step:
+            self._warm()
+
+    def _warm(self):
+        """Compile (or load) the step now, on copies of the records, not in a control step."""
+        z = np.zeros(self.n)
+        out = record(self._out.record.dtype)
+        self._step(self._law.copy(), self._est.copy(), self._tun.copy(), self._handles, z, z,
+                   z, z, z, out)
+
+    # ------------------------------------------------------------------ the law
+    def _compiled_step(self, state, ref, out):
+        return self._step(self._law, self._est, self._tun, self._handles, state.q, state.qd,
+                          ref.q, ref.qd, ref.qdd, out.record)
 
     def command_acceleration(self, q, qd, ref):
         """
@@ -103,38 +241,57 @@ class ComputedTorque(Controller):
         Returns
         -------
         numpy.ndarray
-            ``w``.
+            ``w`` (a copy); the error is kept for the anti-windup.
 
         """
-        e = ref.q - q
-        self._e = e
-        if self.form == 'regulation':
-            w = self.kp * e - self.kd * qd
-        else:
-            w = ref.qdd + self.kd * (ref.qd - qd) + self.kp * e
-        if self._ki_on:
-            w = w + self.ki * self._integral
-        return w
-
-    @property
-    def _ki_on(self):
-        return bool(self.ki.any())
-
-    def _compute(self, t, q, qd, ref):
-        w = self.command_acceleration(q, qd, ref)
-        if self.form == 'predictive':
-            return self._inverse_dynamics(ref.q, ref.qd, w)
-        return self._inverse_dynamics(q, qd, w)
-
-    def _inverse_dynamics(self, q, qd, qdd):
-        """Inverse dynamics of the current model (one call)."""
-        return self.dynamics.inverse_dynamics(q, qd, qdd)
+        n = self.n
+        self._command(self._law, as_vector(q, n, 'q'), as_vector(qd, n, 'qd'),
+                      as_vector(ref.q, n, 'ref.q'), as_vector(ref.qd, n, 'ref.qd'),
+                      as_vector(ref.qdd, n, 'ref.qdd'))
+        return self._law[0]['work'][step.W][:self.n].copy()
 
     def _applied(self, tau, saturated):
-        if self._ki_on:
-            e = self._e
-            grow = ~(saturated & (np.sign(e) == np.sign(tau)))
-            self._integral = np.where(grow, self._integral + self.period * e, self._integral)
+        """Anti-windup of a law that computes its torque in Python (subclasses)."""
+        self._integrate(self._law, tau, saturated, self.n)
+
+    def _on_restart(self, t, q, qd):
+        self._integral[:] = 0.0
+        if self.estimator is not None:
+            self.estimator.restart_filters()
+        if self.tuner is not None:
+            self.tuner.restart()
+
+    def _gravity(self, q):
+        if self.payload is not None:
+            return self.payload.gravity(q, self.estimator.mass)
+        return self.dynamics.gravity(q)
+
+    def reset(self):
+        """Forget filters and integrators; return to the initial estimates."""
+        super().reset()
+        if self.estimator is not None:
+            self.estimator.rls.reset()
+        if self.tuner is not None:
+            self.tuner.reset()
+
+    def estimates(self):
+        """
+        Report the estimates of the composed parts.
+
+        Returns
+        -------
+        dict
+            ``payload_mass`` [kg] with an estimator; ``vsst_output`` (n,)
+            [tuner units] and ``vsst_residual`` ``w - phi*`` (n,) with tuners.
+
+        """
+        out = {}
+        if self.estimator is not None:
+            out['payload_mass'] = self.estimator.mass
+        if self.tuner is not None:
+            out['vsst_output'] = self.tuner.output
+            out['vsst_residual'] = self.tuner.residual.copy()
+        return out
 
     def __repr__(self):
         return (f'{type(self).__name__}(robot={self.model.name!r}, period={self.period:g}, '

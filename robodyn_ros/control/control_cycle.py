@@ -39,7 +39,7 @@ import time
 import numpy as np
 
 from .base import JointReference, Mode
-from .filters import FilteredDifference
+from .filtered_difference import FilteredDifference
 from .state_check import StatePlausibility
 
 

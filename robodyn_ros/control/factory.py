@@ -15,56 +15,65 @@
 """
 Build a controller from a law name and flat options (for the node and the CLI).
 
-Options are plain numbers, lists and strings, as ROS parameters are. Gains
-left empty are designed from poles: ``omega`` (and ``zeta``) give the
-computed-torque gains; PID gains are the triple pole of seed 001 eq. 9.10 at
-the largest diagonal inertia of the model. Which gains may change while the
-controller runs is listed in :data:`LIVE_GAINS`; :func:`apply_gain` applies
-such a change after checking it.
+Everything here is generated from the law classes (:data:`LAW_CLASSES`): each
+carries its ``law`` name, its options (``option_names()``, described in
+:mod:`.options`), its ``live_gains`` and ``from_options``, where unset
+options take the law's own defaults. Options are plain numbers, lists and
+strings, as ROS parameters are; a key the law does not take is an error.
 """
 
-import numpy as np
-
-from .base import per_joint
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
-from .gains import ct_gains, max_joint_inertia, triple_pole_pid
-from .mbvsst import DEFAULT_RELAY_FRACTION, MBVSST, relay_scale
-from .model_dynamics import ModelDynamics
+from .mbvsst import MBVSST
 from .pid import PDGravity, PID
 from .self_tuning import SelfTuningComputedTorque
 from .sliding_mode import SlidingMode
 from .slotine_li import SlotineLi
 from ..errors import InputError
 
-LAWS = ('pid', 'pd_gravity', 'computed_torque', 'computed_torque_lme', 'sliding_mode',
-        'self_tuning_ct', 'slotine_li', 'mbvsst')
+#: The laws the factory builds, in the order they are listed.
+LAW_CLASSES = (PID, PDGravity, ComputedTorque, ComputedTorqueLME, SlidingMode,
+               SelfTuningComputedTorque, SlotineLi, MBVSST)
+
+LAWS = tuple(cls.law for cls in LAW_CLASSES)
 
 #: Gains that can change while running, per law (arrays of n values or scalars).
-LIVE_GAINS = {
-    'pid': ('kp', 'kd', 'ki'),
-    'pd_gravity': ('kp', 'kd'),
-    'computed_torque': ('kp', 'kd', 'ki'),
-    'computed_torque_lme': ('kp', 'kd', 'ki'),
-    'self_tuning_ct': ('kp', 'kd', 'ki'),
-    'mbvsst': ('kp', 'kd', 'ki'),
-    'sliding_mode': ('lam', 'gain', 'boundary'),
-    'slotine_li': ('lam', 'kd'),
-}
+LIVE_GAINS = {cls.law: cls.live_gains for cls in LAW_CLASSES}
+
+#: Every option of some law, in a stable order.
+OPTION_NAMES = tuple(dict.fromkeys(name for cls in LAW_CLASSES for name in cls.option_names()))
+
+#: Options that are a live gain of some law.
+LIVE_OPTIONS = tuple(name for name in OPTION_NAMES
+                     if any(name in cls.live_gains for cls in LAW_CLASSES))
+
+_BY_NAME = {cls.law: cls for cls in LAW_CLASSES}
 
 
-def _opt(options, key, default=None):
-    value = options.get(key, default)
-    if isinstance(value, (list, tuple)) and len(value) == 0:
-        return default
-    return value
+def law_class(law):
+    """
+    Return the class of a law.
 
+    Parameters
+    ----------
+    law : str
+        One of :data:`LAWS`.
 
-def _ct_gains(options, n):
-    kp, kd = _opt(options, 'kp'), _opt(options, 'kd')
-    if kp is not None and kd is not None:
-        return per_joint(kp, n, 'kp', low=0.0), per_joint(kd, n, 'kd', low=0.0)
-    return ct_gains(_opt(options, 'omega', 20.0), _opt(options, 'zeta', 1.0), n)
+    Returns
+    -------
+    type
+        The :class:`~robodyn_ros.control.base.Controller` subclass.
+
+    Raises
+    ------
+    InputError
+        For an unknown law (the message lists them).
+
+    """
+    cls = _BY_NAME.get(law)
+    if cls is None:
+        raise InputError('law', f'must be one of {", ".join(LAWS)}, got {law!r}')
+    return cls
 
 
 def make_controller(law, model, period, options=None):
@@ -80,13 +89,8 @@ def make_controller(law, model, period, options=None):
     period : float
         Sample period [s].
     options : dict, optional
-        ``omega``, ``zeta``, ``kp``, ``kd``, ``ki``, ``form``,
-        ``torque_limit``, ``backend``, ``lam``, ``gain``, ``boundary``,
-        ``sliding_form``, ``payload_frame``, ``initial_mass``,
-        ``forgetting``, ``estimator_joints``, ``relay_fraction``,
-        ``vsst_boundary``, ``gamma``, ``compiled`` (CT+LME and MBVSST:
-        False runs their Python code instead of the compiled sample); empty
-        lists count as unset.
+        The law's options (``law_class(law).option_names()``); unset values
+        (``None``, ``''``, ``[]``) take the law's defaults.
 
     Returns
     -------
@@ -96,67 +100,37 @@ def make_controller(law, model, period, options=None):
     Raises
     ------
     InputError
-        Unknown law or invalid option.
+        Unknown law, an option the law does not take, or an invalid value
+        (each names the law or the option).
 
     """
-    options = dict(options or {})
-    if law not in LAWS:
-        raise InputError('law', f'must be one of {", ".join(LAWS)}, got {law!r}')
-    n = model.n
-    common = {'torque_limit': _opt(options, 'torque_limit'),
-              'dynamics': ModelDynamics(model, _opt(options, 'backend', 'auto'))}
-    form = _opt(options, 'form', 'tracking')
-    ki = _opt(options, 'ki', 0.0)
-    omega = float(_opt(options, 'omega', 20.0))
-    if law in ('pid', 'pd_gravity'):
-        kp, kd = _opt(options, 'kp'), _opt(options, 'kd')
-        if kp is None or kd is None:
-            gains = triple_pole_pid(max_joint_inertia(model), omega)
-            kp = gains.kp if kp is None else kp
-            kd = gains.kd if kd is None else kd
-            if law == 'pid' and _opt(options, 'ki') is None:
-                ki = gains.ki
-        if law == 'pid':
-            band = _opt(options, 'integral_band', (0.0, np.inf))
-            return PID(model, period, kp, kd, ki, integral_band=tuple(band), **common)
-        return PDGravity(model, period, kp, kd, **common)
-    if law == 'sliding_mode':
-        lam = _opt(options, 'lam', omega)
-        gain = _opt(options, 'gain', omega * omega)
-        return SlidingMode(model, period, lam, gain, _opt(options, 'boundary', 0.05),
-                           form=_opt(options, 'sliding_form', 'decoupled'), **common)
-    if law == 'slotine_li':
-        lam = _opt(options, 'lam', omega)
-        kd = _opt(options, 'kd')
-        if kd is None:
-            kd = 2.0 * omega * np.diag(common['dynamics'].mass_matrix(model.home_configuration()))
-        return SlotineLi(model, period, lam, kd, _opt(options, 'gamma', 1.0), **common)
-    kp, kd = _ct_gains(options, n)
-    ct_args = {'form': form, 'ki': ki, **common}
-    if law == 'computed_torque':
-        return ComputedTorque(model, period, kp, kd, **ct_args)
-    if law == 'self_tuning_ct':
-        return SelfTuningComputedTorque(model, period, kp, kd,
-                                        forgetting=_opt(options, 'forgetting', 0.999),
-                                        **ct_args)
-    lme = {'payload_frame': _opt(options, 'payload_frame') or None,
-           'initial_mass': float(_opt(options, 'initial_mass', 0.0)),
-           'forgetting': float(_opt(options, 'forgetting', 0.98)),
-           'estimator_joints': tuple(int(j) for j in _opt(options, 'estimator_joints', (0,))),
-           'compiled': bool(options.get('compiled', True))}
-    if law == 'computed_torque_lme':
-        return ComputedTorqueLME(model, period, kp, kd, **lme, **ct_args)
-    fraction = float(_opt(options, 'relay_fraction', DEFAULT_RELAY_FRACTION))
-    scale = _opt(options, 'torque_scale')
-    if scale is None:
-        scale = relay_scale(model, fraction)
-    return MBVSST(model, period, kp, kd, torque_scale=scale,
-                  boundary=_opt(options, 'vsst_boundary', 0.0), **lme, **ct_args)
+    return law_class(law).from_options(model, period, options)
+
+
+def apply_gains(controller, gains):
+    """
+    Change gains of a running controller, all or none.
+
+    Parameters
+    ----------
+    controller : Controller
+        The controller.
+    gains : dict
+        Gain name (its ``live_gains``) to new value(s).
+
+    Raises
+    ------
+    InputError
+        If a gain cannot change at run time or a value is invalid (the
+        controller is then unchanged).
+
+    """
+    controller.set_gains(**gains)
 
 
 def apply_gain(controller, name, value):
     """
-    Change a gain of a running controller after checking it.
+    Change one gain of a running controller after checking it.
 
     Parameters
     ----------
@@ -174,10 +148,4 @@ def apply_gain(controller, name, value):
         controller is then unchanged).
 
     """
-    allowed = LIVE_GAINS.get(controller.law, ())
-    if name not in allowed:
-        raise InputError(name, f'cannot change at run time for law {controller.law!r} '
-                               f'(live gains: {", ".join(allowed) or "none"})')
-    strict = name in ('lam',) or (name == 'kd' and controller.law == 'slotine_li')
-    arr = per_joint(value, controller.n, name, low=0.0, strict=strict)
-    setattr(controller, name, arr)
+    controller.set_gains(**{name: value})

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import per_joint
+from .checks import per_joint
 from ..dynamics import mass_matrix
 from ..errors import InputError
 

@@ -35,15 +35,13 @@ the relay amplitude 5 % of each joint's effort limit.
 
 import numpy as np
 
-from .base import per_joint
+from .checks import per_joint
 from .computed_torque_lme import ComputedTorqueLME
-from .vsst import APPENDIX_C, VariableStructureSelfTuner
+from .vsst import APPENDIX_C, TUNER_OPTIONS, VariableStructureSelfTuner
 from ..errors import InputError
 
 #: Relay amplitude of the default ``torque_scale``, as a fraction of the torque limit.
 DEFAULT_RELAY_FRACTION = 0.05
-
-_TUNER_KEYS = set(APPENDIX_C) | {'a', 'b', 'p', 'c', 'cs', 'boundary', 'setpoint'}
 
 
 def relay_scale(model, fraction, u_max=APPENDIX_C['u_max']):
@@ -105,62 +103,33 @@ class MBVSST(ComputedTorqueLME):
     """
 
     law = 'mbvsst'
+    law_options = ('relay_fraction', 'torque_scale', 'vsst_boundary')
+    option_arguments = {**ComputedTorqueLME.option_arguments, 'boundary': 'vsst_boundary'}
+    #: Without gains or omega in the options, seed 003's kp 1600, kd 80 (the defaults below).
+    default_omega = None
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        if 'torque_scale' in opts:
+            kwargs['torque_scale'] = opts['torque_scale']
+        elif 'relay_fraction' in opts:
+            kwargs['torque_scale'] = relay_scale(model, opts['relay_fraction'])
+        if 'vsst_boundary' in opts:
+            kwargs['boundary'] = opts['vsst_boundary']
+        return kwargs
 
     def __init__(self, model, period, kp=1600.0, kd=80.0, *, torque_scale=None,
                  vsst_joints=None, **kwargs):
-        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in _TUNER_KEYS}
+        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in TUNER_OPTIONS - {'compiled'}}
         if 'omega' in kwargs:
             kp = kd = None
         super().__init__(model, period, kp, kd, **kwargs)
-        self.tuner = VariableStructureSelfTuner(self.n, self.period, **tuner)
+        tn = VariableStructureSelfTuner(self.n, self.period, compiled=self._compiled, **tuner)
         if torque_scale is None:
-            torque_scale = relay_scale(model, DEFAULT_RELAY_FRACTION, self.tuner.u_max)
+            torque_scale = relay_scale(model, DEFAULT_RELAY_FRACTION, tn.u_max)
         self.torque_scale = per_joint(torque_scale, self.n, 'torque_scale', low=0.0)
         mask = np.zeros(self.n, dtype=bool)
         mask[list(range(self.n)) if vsst_joints is None else list(vsst_joints)] = True
         self.vsst_mask = mask
-        self._u = np.zeros(self.n)
-        # For the compiled sample: the set-point's coefficients of q, qd, qdd
-        # (none: the position itself) and the relay's torque per joint.
-        tn = self.tuner
-        self._setpoint_p = (np.zeros(0) if tn.setpoint == 'position'
-                            else np.ascontiguousarray(tn.p[::-1], dtype=float))
-        self._vsst_gain = np.where(mask, self.torque_scale, 0.0)
-
-    def _on_restart(self, t, q, qd):
-        super()._on_restart(t, q, qd)
-        self.tuner.restart()
-
-    def _fused_tuner(self):
-        state = self.tuner.compiled_state()
-        if state is None:
-            return None
-        return (True,) + state + (self._setpoint_p, self._vsst_gain)
-
-    def _fused_done(self, u):
-        self._u = u
-
-    def _compute(self, t, q, qd, ref):
-        tau = super()._compute(t, q, qd, ref)
-        u = self.tuner.update(q, self.tuner.setpoint_value(ref.q, ref.qd, ref.qdd))
-        self._u = u
-        return tau + np.where(self.vsst_mask, self.torque_scale * u, 0.0)
-
-    def reset(self):
-        """Restart everything from the initial estimates."""
-        super().reset()
-        self.tuner.reset()
-
-    def estimates(self):
-        """
-        Report the payload estimate and the tuners' outputs.
-
-        Returns
-        -------
-        dict
-            ``payload_mass`` [kg], ``vsst_output`` (n,) [tuner units] and
-            ``vsst_residual`` ``w - phi*`` (n,).
-
-        """
-        return {'payload_mass': self.estimator.mass, 'vsst_output': self._u.copy(),
-                'vsst_residual': self.tuner.residual.copy()}
+        self._attach_tuner(tn, np.where(mask, self.torque_scale, 0.0))

@@ -37,15 +37,29 @@ state-variable filter (Appendix B): the measured positions give the filtered
 position, velocity and acceleration, and the applied torque (held constant
 over each sample) is filtered alike. Only the joints in ``joints`` feed the
 estimator; seed 003 uses the waist.
+
+The estimator owns a record (:func:`estimator_dtype`) that nests its filter's
+and its RLS's; one sample of it is :func:`estimator_sample`, in loop form
+(compiled with numba, see :mod:`.jit`), also run inside the compiled control
+step of the computed-torque laws.
 """
+
+import functools
 
 import numpy as np
 
+from .checks import as_vector
+from .filters import filter_advance, filter_dtype, filter_output, filter_start
 from .filters import SEED003_REALTIME, StateVariableFilter
+from .jit import capacity, compiled, jitable, record
 from .model_dynamics import ModelDynamics
-from .rls import RecursiveLeastSquares
+from .rls import RecursiveLeastSquares, rls_dtype, rls_scalar_update
+from .step_dynamics import model_torque, payload_regressor, payload_vector, StepKernels
 from ..dynamics.codegen import kernels
 from ..errors import InputError
+
+#: Outcomes of :func:`estimator_sample`.
+SKIPPED, UPDATED = 0, 1
 
 
 class PayloadModel:
@@ -87,20 +101,6 @@ class PayloadModel:
         self._idp = self.kernels.inverse_dynamics_payload
         self._ym = self.kernels.payload_torque
         self._gp = self.kernels.gravity_payload
-        self._unit = None
-
-    @property
-    def unit(self):
-        """
-        Give the dynamics of the model carrying 1 kg at ``com`` (ModelDynamics).
-
-        For compiled callers that still form ``y_m`` as a difference of two
-        kernels; built on first use.
-        """
-        if self._unit is None:
-            self._unit = ModelDynamics(self.model.with_payload(1.0, self.com, frame=self.frame),
-                                       self.base.backend)
-        return self._unit
 
     def regressor(self, q, qd, qdd):
         """
@@ -162,6 +162,101 @@ class PayloadModel:
         return self._gp(q, payload)
 
 
+@functools.lru_cache(maxsize=None)
+def estimator_dtype(n, order):
+    """
+    Record type of a payload estimator for ``n`` joints and a filter of ``order``.
+
+    Parameters
+    ----------
+    n : int
+        Joints.
+    order : int
+        ``deg C`` of the state-variable filter.
+
+    Returns
+    -------
+    numpy.dtype
+        Fields ``count`` (samples since the (re)start), ``settle`` (samples
+        without an update after it), ``min_excitation``, ``payload`` (``[m,
+        cx, cy, cz]`` of the kernel calls), the estimating
+        ``joints`` (their number ``n_joints``), the filter input ``u``, work
+        rows, and the nested ``filter`` (2n channels: positions, then
+        torques) and ``rls`` (one parameter) records.
+
+    """
+    cap = capacity(n)
+    return np.dtype([('count', np.int64), ('settle', np.int64), ('n_joints', np.int64),
+                     ('min_excitation', np.float64), ('payload', np.float64, (4,)),
+                     ('joints', np.int64, (cap,)),
+                     ('u', np.float64, (2 * cap,)), ('work', np.float64, (8, cap)),
+                     ('filter', filter_dtype(order, 2 * n)), ('rls', rls_dtype(1))],
+                    align=True)
+
+
+@jitable
+def estimator_sample(e, kernels, q, tau):
+    """
+    Take one sample: positions ``q`` (n,) now, torque ``tau`` (n,) applied over the last sample.
+
+    Returns ``UPDATED`` when the estimate took a step, else ``SKIPPED``
+    (first samples, settling, too little excitation, non-finite data).
+    """
+    n = q.shape[0]
+    f, u = e['filter'], e['u']
+    count = e['count'] + 1
+    e['count'] = count
+    if count == 1:   # no torque has been applied yet: only remember the position
+        for j in range(n):
+            u[j] = q[j]
+        return SKIPPED
+    for j in range(n):
+        u[n + j] = tau[j]
+    if count == 2:   # every channel at the steady state of its first value
+        filter_start(f, u)
+    # Positions interpolated linearly over the sample, torques held (zero order).
+    for j in range(n):
+        u[j] = q[j]
+    filter_advance(f, u)
+    if count <= e['settle'] + 2:
+        return SKIPPED
+    # Filtered position, velocity, acceleration (s^i q / C) and torque (tau / C).
+    work = e['work']
+    qf, qdf, qddf = work[0][:n], work[1][:n], work[2][:n]
+    for c in range(n):
+        qf[c] = filter_output(f, 0, c, q[c])
+        qdf[c] = filter_output(f, 1, c, q[c])
+        qddf[c] = filter_output(f, 2, c, q[c])
+    ym, full = work[3][:n], work[5][:n]
+    payload = e['payload']
+    payload_regressor(kernels, payload, qf, qdf, qddf, ym)
+    joints, m = e['joints'], e['n_joints']
+    largest = 0.0
+    for k in range(m):
+        d = abs(ym[joints[k]])
+        if not np.isfinite(d):
+            return SKIPPED
+        largest = max(largest, d)
+    if not largest >= e['min_excitation']:
+        return SKIPPED
+    model_torque(kernels, payload, qf, qdf, qddf, 0.0, full)
+    x, psi = work[6], work[7]
+    for k in range(m):
+        j = joints[k]
+        x[k] = ym[j]
+        psi[k] = filter_output(f, 0, n + j, tau[j]) - full[j]
+    if rls_scalar_update(e['rls'], x, psi, m):
+        return UPDATED
+    return SKIPPED
+
+
+def _sample_call(state, kernels, q, tau):
+    return estimator_sample(state[0], kernels, q, tau)
+
+
+_sample = compiled(jitable(_sample_call))
+
+
 class PayloadEstimator:
     """
     Recursive payload-mass estimator on state-variable-filtered signals.
@@ -192,12 +287,25 @@ class PayloadEstimator:
         Time after a (re)start during which the filters settle and the
         estimate is not updated [s]; default the sum of the filter's time
         constants, ``c_(k-1) / c_k`` (0.2 s for seed 003's filter).
+    compiled : bool
+        Run :meth:`update` compiled when numba and the C kernels are there.
+
+    Attributes
+    ----------
+    state : numpy.ndarray
+        The record (:func:`estimator_dtype`).
+    filter : StateVariableFilter
+        Its filter (2n channels, record nested in ``state``).
+    rls : RecursiveLeastSquares
+        Its one-parameter RLS (record nested in ``state``).
+    kernels : StepKernels
+        The payload model's kernels as the loop code calls them.
 
     """
 
     def __init__(self, payload, period, *, initial=0.0, variance=100.0, forgetting=0.98,
                  bounds=(0.0, 50.0), joints=(0,), filter_coefficients=SEED003_REALTIME,
-                 min_excitation=1e-6, settle_time=None):
+                 min_excitation=1e-6, settle_time=None, compiled=True):
         self.payload = payload
         n = payload.model.n
         self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)
@@ -206,79 +314,50 @@ class PayloadEstimator:
         if len(filter_coefficients) < 3:
             raise InputError('filter_coefficients', 'C(s) must have degree >= 2 (the '
                                                     'filter must give an acceleration)')
-        self.rls = RecursiveLeastSquares([initial], variance, forgetting, bounds[0], bounds[1])
-        self.min_excitation = float(min_excitation)
+        self.state = record(estimator_dtype(n, len(filter_coefficients) - 1))
+        s = self.state[0]
+        self.rls = RecursiveLeastSquares([initial], variance, forgetting, bounds[0], bounds[1],
+                                         state=self.state['rls'])
+        s['min_excitation'] = float(min_excitation)
+        s['n_joints'] = self.joints.size
+        s['joints'][:self.joints.size] = self.joints
         # One filter, 2n channels: positions (linear hold) then torques (zero hold).
-        self._filter = StateVariableFilter(filter_coefficients, period, 2 * n, hold='linear')
-        self._n = n
-        c = self._filter.coefficients
+        self.filter = StateVariableFilter(filter_coefficients, period, 2 * n,
+                                          hold=('linear',) * n + ('zero',) * n,
+                                          state=self.state['filter'])
+        c = self.filter.coefficients
         settle = c[-2] / c[-1] if settle_time is None else float(settle_time)
         if not settle >= 0.0:
             raise InputError('settle_time', f'must be >= 0 s, got {settle_time}')
-        self._settle = int(round(settle / period))
-        self._count = 0
-        self._x = None
-        self._no_slope = np.zeros(n)
-        f = self._filter
-        self._phi, self._g0, self._g1 = f._phi, f._g0[:, None], f._g1[:, None]
-        self._row, self._b_last = f._row, f._b_last
-        j = self.joints
-        contiguous = np.array_equal(j, np.arange(j[0], j[-1] + 1))
-        self._sel = slice(int(j[0]), int(j[-1]) + 1) if contiguous else j
-        # The filter's matrices as the compiled sample of the controllers takes
-        # them (robodyn_ros.control.fast_step), with its RLS buffer and work space.
-        self._phi_c = np.ascontiguousarray(self._phi)
-        self._g0v = np.ascontiguousarray(self._g0[:, 0])
-        self._g1v = np.ascontiguousarray(self._g1[:, 0])
-        self._row_c = np.ascontiguousarray(self._row, dtype=float)
-        self._rls_buf = np.zeros(7)
-        self._scratch = np.zeros((7, n))
+        s['settle'] = int(round(settle / period))
+        s['payload'] = payload_vector(payload.com)
+        self.kernels = StepKernels(payload.base, payload.kernels, compiled)
+        self._sample = _sample if self.kernels.compiled else _sample_call
 
     @property
     def mass(self):
         """Give the current estimate [kg] (float)."""
         return float(self.rls.theta[0])
 
-    def sync_rls(self):
-        """
-        Copy the RLS state into the buffer the compiled sample works on.
+    @property
+    def min_excitation(self):
+        """Give the smallest regressor that updates the estimate [N m/kg] (float)."""
+        return float(self.state[0]['min_excitation'])
 
-        Returns
-        -------
-        numpy.ndarray
-            ``[theta, P, lambda, max_variance, lower, upper, min_excitation]``.
+    @property
+    def samples(self):
+        """Count the samples since the last (re)start (int)."""
+        return int(self.state[0]['count'])
 
-        """
-        rls = self.rls
-        buf = self._rls_buf
-        buf[0] = rls.theta[0]
-        buf[1] = rls.covariance[0, 0]
-        buf[2] = rls.forgetting
-        buf[3] = rls.max_variance
-        buf[4] = rls.lower[0]
-        buf[5] = rls.upper[0]
-        buf[6] = self.min_excitation
-        return buf
-
-    def store_rls(self, buf):
-        """
-        Take back the estimate and variance after a compiled RLS step.
-
-        Parameters
-        ----------
-        buf : numpy.ndarray
-            The buffer of :meth:`sync_rls`, updated.
-
-        """
-        rls = self.rls
-        rls.theta[0] = buf[0]
-        rls.covariance[0, 0] = buf[1]
-        rls.updates += 1
+    @property
+    def settle_samples(self):
+        """Count the samples after a (re)start without an update (int)."""
+        return int(self.state[0]['settle'])
 
     def restart_filters(self):
         """Restart the filters (after a gap in the data); keep the estimate."""
-        self._x = None
-        self._count = 0
+        self.state[0]['count'] = 0
+        self.filter.reset()
 
     def update(self, q, tau_applied):
         """
@@ -297,34 +376,7 @@ class PayloadEstimator:
             Estimate [kg].
 
         """
-        n = self._n
-        self._count += 1
-        if self._count == 1:
-            # No torque has been applied yet: only remember the position.
-            self._q_prev = q.copy()
-            return self.mass
-        if self._count == 2:
-            # Start every channel at the steady state of its first value.
-            self._x = np.zeros((self._filter.order, 2 * n))
-            self._x[0, :n] = self._q_prev / self._filter.coefficients[-1]
-            self._x[0, n:] = tau_applied / self._filter.coefficients[-1]
-        # Positions interpolated linearly over the sample, torques held (zero order).
-        held = np.concatenate((self._q_prev, tau_applied))
-        slope = np.concatenate((q - self._q_prev, self._no_slope))
-        x = self._phi @ self._x + self._g0 * held + self._g1 * slope
-        self._x = x
-        self._q_prev = q.copy()
-        if self._count <= self._settle + 2:
-            return self.mass
-        # Filtered position, velocity, acceleration (s^i q / C) and torque (tau / C).
-        qf, qdf = x[0, :n], x[1, :n]
-        qddf = x[2, :n] if x.shape[0] > 2 else self._row @ x[:, :n] + self._b_last * q
-        ftau = x[0, n:]
-        sel = self._sel
-        ym = self.payload.regressor(qf, qdf, qddf)[sel]
-        if not float(np.abs(ym).max()) >= self.min_excitation:   # also false for NaN
-            return self.mass
-        psi = ftau[sel] - self.payload.base.inverse_dynamics(qf, qdf, qddf)[sel]
-        if np.isfinite(psi).all():
-            self.rls._update_scalar(ym, psi)
+        n = self.payload.model.n
+        self._sample(self.state, self.kernels.handles, as_vector(q, n, 'q'),
+                     as_vector(tau_applied, n, 'tau_applied'))
         return self.mass

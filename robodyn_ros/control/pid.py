@@ -32,8 +32,28 @@ Kp e / 2``.
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
+from .gains import max_joint_inertia, triple_pole_pid
+from .saturation import integrate_entry
 from ..errors import InputError
+
+#: Triple pole of the gains when none are given [rad/s].
+DEFAULT_OMEGA = 20.0
+
+
+def _pole_gains(model, opts, integral):
+    """``kp``, ``kd`` (and ``ki``) from the options, else from the triple pole at ``omega``."""
+    kp, kd, ki = opts.get('kp'), opts.get('kd'), opts.get('ki')
+    if kp is None or kd is None:
+        gains = triple_pole_pid(max_joint_inertia(model), opts.get('omega', DEFAULT_OMEGA))
+        kp = gains.kp if kp is None else kp
+        kd = gains.kd if kd is None else kd
+        ki = gains.ki if ki is None else ki
+    out = {'kp': kp, 'kd': kd}
+    if integral and ki is not None:
+        out['ki'] = ki
+    return out
 
 
 class PID(Controller):
@@ -58,6 +78,9 @@ class PID(Controller):
     """
 
     law = 'pid'
+    law_options = ('omega', 'kp', 'kd', 'ki', 'integral_band')
+    live_gains = ('kp', 'kd', 'ki')
+    gain_scaling = {'kp': (2, True), 'kd': (1, True), 'ki': (3, True)}
 
     def __init__(self, model, period, kp, kd, ki=0.0, *, integral_band=(0.0, np.inf),
                  **kwargs):
@@ -76,6 +99,13 @@ class PID(Controller):
         self._integral = np.zeros(n)
         self._e = np.zeros(n)
 
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = {**super()._keywords(model, opts), **_pole_gains(model, opts, True)}
+        if 'integral_band' in opts:
+            kwargs['integral_band'] = tuple(np.atleast_1d(opts['integral_band']))
+        return kwargs
+
     def _on_restart(self, t, q, qd):
         self._integral[:] = 0.0
 
@@ -85,16 +115,13 @@ class PID(Controller):
         return self.kp * e + self.kd * (ref.qd - qd) + self.ki * self._integral
 
     def _applied(self, tau, saturated):
-        e = self._e
-        mag = np.abs(e)
-        active = (mag >= self.band_low) & (mag <= self.band_high)
-        # Anti-windup: a saturated joint does not integrate further into saturation.
-        active &= ~(saturated & (np.sign(e) == np.sign(tau)))
-        self._integral = np.where(active, self._integral + self.period * e, self._integral)
-        # The integral torque never exceeds the torque limit.
+        # Integrate within the band; a saturated joint does not integrate further into
+        # saturation (anti-windup), and the integral torque never exceeds the limit.
+        integrate_entry(self._integral, self._e, tau, saturated, self.period, self.band_low,
+                        self.band_high, self.n)
         with np.errstate(divide='ignore', invalid='ignore'):
             cap = np.where(self.ki > 0.0, self.torque_limit / self.ki, np.inf)
-        self._integral = np.minimum(np.maximum(self._integral, -cap), cap)
+        np.clip(self._integral, -cap, cap, out=self._integral)
 
     @property
     def integral(self):
@@ -136,6 +163,13 @@ class PDGravity(Controller):
     """
 
     law = 'pd_gravity'
+    law_options = ('omega', 'kp', 'kd')
+    live_gains = ('kp', 'kd')
+    gain_scaling = {'kp': (2, True), 'kd': (1, True)}
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        return {**super()._keywords(model, opts), **_pole_gains(model, opts, False)}
 
     def __init__(self, model, period, kp, kd, *, gravity_at='measured', damping_on='velocity',
                  **kwargs):

@@ -27,12 +27,20 @@ Two safeguards keep it usable in a control loop: the covariance does not
 grow past ``max_variance`` (forgetting pauses when the data stop exciting
 the parameters, so ``P`` cannot wind up), and the estimate is projected onto
 the box ``[lower, upper]`` after every update (estimates stay bounded).
+
+The estimator's state is a record (:func:`rls_dtype`; an estimator that owns
+an RLS nests it in its own record). One parameter with several equations per
+sample, the payload estimator's case, has the information form
+:func:`rls_scalar_update`, written once in loop form (compiled with numba,
+see :mod:`.jit`); several parameters use the matrix form in numpy.
 """
 
+import functools
 import math
 
 import numpy as np
 
+from .jit import compiled, jitable, record
 from ..errors import InputError
 
 
@@ -58,6 +66,67 @@ def forgetting_from_time(period, time_constant):
     return math.exp(-period / time_constant)
 
 
+@functools.lru_cache(maxsize=None)
+def rls_dtype(p):
+    """
+    Record type of an RLS estimator of ``p`` parameters.
+
+    Parameters
+    ----------
+    p : int
+        Number of parameters.
+
+    Returns
+    -------
+    numpy.dtype
+        Fields ``updates``, ``forgetting``, ``max_variance``, ``theta`` (p,),
+        ``covariance`` (p, p), ``lower`` and ``upper`` (p,).
+
+    """
+    return np.dtype([('updates', np.int64), ('forgetting', np.float64),
+                     ('max_variance', np.float64), ('theta', np.float64, (p,)),
+                     ('covariance', np.float64, (p, p)), ('lower', np.float64, (p,)),
+                     ('upper', np.float64, (p,))], align=True)
+
+
+@jitable
+def rls_scalar_update(r, x, y, m):
+    """
+    Take ``m`` equations ``y_j = x_j theta`` of one parameter (information form).
+
+    ``P^-1 <- lambda P^-1 + sum x_j^2`` (forgetting pauses while ``P`` would
+    exceed ``max_variance``), ``theta += P sum x_j (y_j - x_j theta)``, then
+    the projection on the bounds. Returns False, changing nothing, for
+    non-finite data.
+    """
+    sxx = 0.0
+    for j in range(m):
+        if not (np.isfinite(x[j]) and np.isfinite(y[j])):
+            return False
+        sxx += x[j] * x[j]
+    theta_r, cov = r['theta'], r['covariance']
+    theta = theta_r[0]
+    sxr = 0.0
+    for j in range(m):
+        sxr += x[j] * (y[j] - x[j] * theta)
+    p_old = cov[0, 0]
+    p_new = p_old / (r['forgetting'] + p_old * sxx)
+    if p_new > r['max_variance']:
+        p_new = p_old / (1.0 + p_old * sxx)
+    theta += p_new * sxr
+    theta_r[0] = min(max(theta, r['lower'][0]), r['upper'][0])
+    cov[0, 0] = p_new
+    r['updates'] = r['updates'] + 1
+    return True
+
+
+def _scalar_call(state, x, y, m):
+    return rls_scalar_update(state[0], x, y, m)
+
+
+_scalar_update = compiled(jitable(_scalar_call))
+
+
 class RecursiveLeastSquares:
     """
     RLS estimator of ``p`` parameters.
@@ -75,11 +144,19 @@ class RecursiveLeastSquares:
     max_variance : float, optional
         Largest diagonal entry of the covariance before forgetting pauses;
         default the largest initial variance.
+    state : numpy.ndarray, optional
+        Record of :func:`rls_dtype` to work in (e.g. nested in an
+        estimator's); default a new one.
+
+    Attributes
+    ----------
+    theta, covariance, lower, upper : numpy.ndarray
+        Views of the record: estimate (p,), covariance (p, p), bounds (p,).
 
     """
 
     def __init__(self, theta0, variance=1e3, forgetting=1.0, lower=None, upper=None,
-                 max_variance=None):
+                 max_variance=None, *, state=None):
         theta = np.array(theta0, dtype=float).reshape(-1)
         p = theta.size
         if p < 1 or not np.all(np.isfinite(theta)):
@@ -98,33 +175,51 @@ class RecursiveLeastSquares:
                                          f'{var.shape}')
         if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0.0):
             raise InputError('variance', 'must be finite and positive')
-        self.lower = np.broadcast_to(np.asarray(-np.inf if lower is None else lower,
-                                                dtype=float), (p,)).copy()
-        self.upper = np.broadcast_to(np.asarray(np.inf if upper is None else upper,
-                                                dtype=float), (p,)).copy()
-        if np.any(np.isnan(self.lower)) or np.any(np.isnan(self.upper)) or np.any(
-                self.lower > self.upper):
+        lower = np.broadcast_to(np.asarray(-np.inf if lower is None else lower, dtype=float),
+                                (p,))
+        upper = np.broadcast_to(np.asarray(np.inf if upper is None else upper, dtype=float),
+                                (p,))
+        if np.any(np.isnan(lower)) or np.any(np.isnan(upper)) or np.any(lower > upper):
             raise InputError('lower', 'bounds must satisfy lower <= upper')
-        if np.any(theta < self.lower) or np.any(theta > self.upper):
+        if np.any(theta < lower) or np.any(theta > upper):
             raise InputError('theta0', 'initial estimate outside the bounds')
-        self.forgetting = float(forgetting)
-        self.max_variance = float(np.max(np.diag(cov)) if max_variance is None else max_variance)
+        self.state = record(rls_dtype(p)) if state is None else state
+        s = self.state[0]
+        s['forgetting'] = float(forgetting)
+        s['max_variance'] = float(np.max(np.diag(cov)) if max_variance is None
+                                  else max_variance)
+        self.theta, self.covariance = s['theta'], s['covariance']
+        self.lower, self.upper = s['lower'], s['upper']
+        self.lower[:], self.upper[:] = lower, upper
         self._theta0 = theta.copy()
         self._cov0 = cov.copy()
-        self.theta = theta
-        self.covariance = cov
-        self.updates = 0
+        self.reset()
 
     @property
     def size(self):
         """Count the parameters (int)."""
         return self.theta.size
 
+    @property
+    def forgetting(self):
+        """Give the forgetting factor (float)."""
+        return float(self.state[0]['forgetting'])
+
+    @property
+    def max_variance(self):
+        """Give the covariance cap of the forgetting (float)."""
+        return float(self.state[0]['max_variance'])
+
+    @property
+    def updates(self):
+        """Count the updates taken since the (re)start (int)."""
+        return int(self.state[0]['updates'])
+
     def reset(self):
         """Return to the initial estimate and covariance."""
-        self.theta = self._theta0.copy()
-        self.covariance = self._cov0.copy()
-        self.updates = 0
+        self.theta[:] = self._theta0
+        self.covariance[:] = self._cov0
+        self.state[0]['updates'] = 0
 
     def update(self, x, y):
         """
@@ -152,10 +247,14 @@ class RecursiveLeastSquares:
         if x.ndim == 1:
             x = x[None, :]
             y = y.reshape(1)
+        if x.shape[0] != y.size:
+            raise InputError('y', f'{x.shape[0]} equations but {y.size} measurements')
+        if self.theta.size == 1:
+            _scalar_update(self.state, np.ascontiguousarray(x[:, 0]),
+                           np.ascontiguousarray(y.reshape(-1)), y.size)
+            return self.theta
         if not (np.isfinite(x).all() and np.isfinite(y).all()):
             return self.theta
-        if self.theta.size == 1:
-            return self._update_scalar(x[:, 0], y)
         cov = self.covariance
         px = cov @ x.T
         if x.shape[0] == 1:
@@ -169,24 +268,9 @@ class RecursiveLeastSquares:
         cov = 0.5 * (cov + cov.T)
         if np.max(np.diag(cov)) / self.forgetting <= self.max_variance:
             cov = cov / self.forgetting
-        self.theta = np.minimum(np.maximum(theta, self.lower), self.upper)
-        self.covariance = cov
-        self.updates += 1
-        return self.theta
-
-    def _update_scalar(self, x, y):
-        # One parameter, m equations: information form, P^-1 <- lambda P^-1 + sum x^2.
-        lam = self.forgetting
-        p_old = float(self.covariance[0, 0])
-        sxx = float(x @ x)
-        p_new = p_old / (lam + p_old * sxx)
-        if p_new > self.max_variance:
-            p_new = p_old / (1.0 + p_old * sxx)
-        theta = float(self.theta[0])
-        theta += p_new * float(x @ (y - x * theta))
-        self.theta[0] = min(max(theta, float(self.lower[0])), float(self.upper[0]))
-        self.covariance[0, 0] = p_new
-        self.updates += 1
+        self.theta[:] = np.minimum(np.maximum(theta, self.lower), self.upper)
+        self.covariance[:] = cov
+        self.state[0]['updates'] += 1
         return self.theta
 
     def __repr__(self):

@@ -34,6 +34,7 @@ beta_hat``. Estimates are projected onto a box around the initial model
 
 import numpy as np
 
+from .base import Controller
 from .computed_torque import ComputedTorque
 from .filters import StateVariableFilter
 from .parameter_model import BaseParameterModel
@@ -105,6 +106,7 @@ class SelfTuningComputedTorque(ComputedTorque):
     """
 
     law = 'self_tuning_ct'
+    law_options = ('forgetting',)
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
                  form='tracking', ki=0.0, forgetting=0.999, variance_fraction=0.3,
@@ -127,6 +129,16 @@ class SelfTuningComputedTorque(ComputedTorque):
         self._settle = int(round(c[-2] / c[-1] / self.period))
         self._count = 0
         self.adapt = bool(adapt)
+
+    # The torque comes from the regressor in Python, not from the compiled sample.
+    _compiled_step = Controller._compiled_step
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        if 'forgetting' in opts:
+            kwargs['forgetting'] = opts['forgetting']
+        return kwargs
 
     @property
     def beta(self):

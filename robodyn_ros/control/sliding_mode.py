@@ -37,7 +37,8 @@ ch. 6.6, Slotine; Xu et al.).
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
 from ..dynamics import inverse_dynamics, mass_matrix, parameter_vector, regressor
 from ..errors import InputError
 
@@ -135,8 +136,13 @@ class SlidingMode(Controller):
     """
 
     law = 'sliding_mode'
+    law_options = ('omega', 'lam', 'gain', 'boundary', 'sliding_form')
+    live_gains = ('lam', 'gain', 'boundary')
+    option_arguments = {'form': 'sliding_form'}
+    #: ``Lambda`` and ``K = omega^2`` from this when not given [rad/s].
+    default_omega = 20.0
 
-    def __init__(self, model, period, lam, gain, boundary=0.0, *, form='decoupled', **kwargs):
+    def __init__(self, model, period, lam, gain, boundary=0.05, *, form='decoupled', **kwargs):
         super().__init__(model, period, **kwargs)
         n = self.n
         if form not in FORMS:
@@ -146,6 +152,24 @@ class SlidingMode(Controller):
         self.gain = per_joint(gain, n, 'gain', low=0.0)
         self.boundary = per_joint(boundary, n, 'boundary', low=0.0)
         self._s = np.zeros(n)
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        omega = opts.get('omega', cls.default_omega)
+        kwargs['lam'] = opts.get('lam', omega)
+        kwargs['gain'] = opts.get('gain', omega * omega)
+        if 'boundary' in opts:
+            kwargs['boundary'] = opts['boundary']
+        if 'sliding_form' in opts:
+            kwargs['form'] = opts['sliding_form']
+        return kwargs
+
+    def check_gain(self, name, value, live=True):
+        """Check a live gain (see :meth:`Controller.check_gain`); ``lam`` must be > 0."""
+        if name == 'lam':
+            per_joint(value, self.n, name, low=0.0, strict=True)
+        return super().check_gain(name, value, live)
 
     def sliding_variable(self, q, qd, ref):
         """

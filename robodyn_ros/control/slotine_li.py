@@ -32,9 +32,11 @@ saturated.
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
 from .parameter_model import BaseParameterModel
 from .self_tuning import parameter_box
+from ..dynamics import mass_matrix
 from ..errors import InputError
 
 
@@ -70,6 +72,11 @@ class SlotineLi(Controller):
     """
 
     law = 'slotine_li'
+    law_options = ('omega', 'lam', 'kd', 'gamma')
+    live_gains = ('lam', 'kd')
+    gain_scaling = {'lam': (1, False), 'kd': (1, True)}
+    #: ``Lambda`` and ``K_D = 2 omega M_jj`` from this when not given [rad/s].
+    default_omega = 20.0
 
     def __init__(self, model, period, lam, kd, gamma=1.0, *, bound_fraction=1.0,
                  friction='auto', adapt=True, parameter_model=None, **kwargs):
@@ -89,6 +96,24 @@ class SlotineLi(Controller):
         self.adapt = bool(adapt)
         self._pending = None
         self._s = np.zeros(n)
+
+    @classmethod
+    def _keywords(cls, model, opts):
+        kwargs = super()._keywords(model, opts)
+        omega = opts.get('omega', cls.default_omega)
+        kwargs['lam'] = opts.get('lam', omega)
+        kd = opts.get('kd')
+        if kd is None:   # the diagonal inertia at the home configuration
+            kd = 2.0 * omega * np.diag(mass_matrix(model, model.home_configuration()))
+        kwargs['kd'] = kd
+        if 'gamma' in opts:
+            kwargs['gamma'] = opts['gamma']
+        return kwargs
+
+    def check_gain(self, name, value, live=True):
+        """Check a live gain (see :meth:`Controller.check_gain`); both must be > 0."""
+        super().check_gain(name, value, live)
+        return per_joint(value, self.n, name, low=0.0, strict=True)
 
     def _compute(self, t, q, qd, ref):
         e = ref.q - q

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Controller, per_joint
+from .base import Controller
+from .checks import per_joint
 from .gains import ct_gains
 from ..errors import InputError
 from ..model.transforms import matrix_to_axis_angle
@@ -113,6 +114,7 @@ class TaskSpaceComputedTorque(Controller):
         model.frame(self.frame)
         self.orientation = bool(orientation)
         m = 6 if self.orientation else 3
+        self._resize_error(m)
         if omega is not None:
             if kp is not None or kd is not None:
                 raise InputError('omega', 'give either omega or kp and kd, not both')

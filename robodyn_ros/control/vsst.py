@@ -47,14 +47,24 @@ reference's derivatives), so that the sliding surface is ``P(s) e = e' + e =
 0`` and the tuner drives the tracking error, not a lagged copy of it, to
 zero. The thesis's remark that a set-point filter did not help concerns a
 different filter, whose expression is lost.
+
+The tuners' state is one record (:func:`~.vsst_step.tuner_dtype`), which the
+loop-form sample :func:`~.vsst_step.tuner_step` works on (compiled with
+numba, see :mod:`.jit`); the design (emulator, filter bank) is
+:mod:`.vsst_bank`.
 """
 
 import numpy as np
 
-from . import fast_tuner
-from .base import Controller, per_joint
-from .filters import StateVariableFilter
+from .base import Controller
+from .checks import as_vector, per_joint
+from .jit import compiled, jitable, record
+from .vsst_bank import emulator_design, filter_bank
+from .vsst_step import tuner_dtype, tuner_setpoint, tuner_step
 from ..errors import InputError
+
+__all__ = ['APPENDIX_C', 'TUNER_OPTIONS', 'SelfTuningRelay', 'VariableStructureSelfTuner',
+           'emulator_design']
 
 #: Seed 003 Appendix C.
 APPENDIX_C = {
@@ -62,6 +72,9 @@ APPENDIX_C = {
     'initial_variance': 1e5, 'forget_time': 1000.0, 'u_max': 10.0, 'u_min': -10.0,
     'small': 1e-4, 'integral_action': True, 'switched': True,
 }
+
+#: Keyword options of :class:`VariableStructureSelfTuner` (besides n and period).
+TUNER_OPTIONS = frozenset(APPENDIX_C) | {'boundary', 'setpoint', 'compiled'}
 
 
 def _poly(coeffs, name):
@@ -71,30 +84,21 @@ def _poly(coeffs, name):
     return c
 
 
-def emulator_design(a, b, p, c):
-    """
-    Solve ``P C = E A + F`` (``deg F < deg A``) and return ``(E B, F)``.
+def _setpoint_call(state, rq, rqd, rqdd, w):
+    tuner_setpoint(state[0], rq, rqd, rqdd, w)
 
-    Parameters
-    ----------
-    a, b, p, c : sequence of float
-        Polynomials, highest power first.
 
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(EB, F)`` coefficients, highest power first.
+def _step_call(state, y, w):
+    tuner_step(state[0], y, w)
 
-    """
-    e, f = np.polydiv(np.polymul(p, c), a)
-    f = np.asarray(f, dtype=float)
-    f = np.concatenate([np.zeros(max(0, len(a) - 1 - f.size)), f])[-(len(a) - 1):]
-    return np.polymul(e, b), f
+
+_step_entry = compiled(jitable(_step_call))
+_setpoint_entry = compiled(jitable(_setpoint_call))
 
 
 class VariableStructureSelfTuner:
     """
-    ``n`` independent per-joint VS self-tuners (vectorised).
+    ``n`` independent per-joint VS self-tuners.
 
     Parameters
     ----------
@@ -122,9 +126,17 @@ class VariableStructureSelfTuner:
         Boundary layer ``Phi`` (replaces the relay when > 0).
     setpoint : {'model', 'position'}
         See the module docstring.
-    accelerate : bool
-        Use the compiled sample of :mod:`.fast_tuner` when numba is
-        installed (same numbers as the numpy code).
+    compiled : bool
+        Run the sample compiled when numba is installed (same numbers as
+        the Python run of the same code).
+
+    Attributes
+    ----------
+    state : numpy.ndarray
+        The record (:func:`~.vsst_step.tuner_dtype`).
+    theta, cov, residual, boundary : numpy.ndarray
+        Views of it: estimates (n, p), covariances (n, p, p), last ``w -
+        phi*(0)`` (n,), boundary layers (n,).
 
     """
 
@@ -135,7 +147,7 @@ class VariableStructureSelfTuner:
                  u_min=APPENDIX_C['u_min'], small=APPENDIX_C['small'],
                  integral_action=APPENDIX_C['integral_action'],
                  switched=APPENDIX_C['switched'], boundary=0.0, setpoint='model',
-                 accelerate=True):
+                 compiled=True):
         named = ((a, 'a'), (b, 'b'), (p, 'p'), (c, 'c'), (cs, 'cs'))
         a, b, p, c, cs = (_poly(v, k) for v, k in named)
         if a.size < 2:
@@ -157,129 +169,76 @@ class VariableStructureSelfTuner:
         self.p = p
         self.u_max, self.u_min, self.small = float(u_max), float(u_min), float(small)
         self.switched = bool(switched)
-        self.boundary = per_joint(boundary, self.n, 'boundary', low=0.0)
         self.setpoint = setpoint
         self.forgetting = float(np.exp(-self.period / forget_time))
         self.initial_variance = float(initial_variance)
-        self._ng, self._nf = eb.size, f.size
-        self._offset = bool(integral_action)
-        size = self._ng + self._nf + (1 if self._offset else 0)
+        ng, nf, offset = eb.size, f.size, bool(integral_action)
+        self.size = size = ng + nf + (1 if offset else 0)
+        bank = filter_bank(p, c, cs, self.period, ng, nf, offset)
+        self.state = record(tuner_dtype(self.n, bank.size, size))
+        t = self.state[0]
+        self._fill(t, bank, ng)
+        self.boundary = t['boundary'][:self.n]
+        self.boundary[:] = per_joint(boundary, self.n, 'boundary', low=0.0)
         # Parameter order: s^0 .. s^k coefficients (ascending) of EB, then of F, then d.
-        theta0 = np.concatenate([eb[::-1], f[::-1], [0.0] if self._offset else []])
+        theta0 = np.concatenate([eb[::-1], f[::-1], [0.0] if offset else []])
         self._theta0 = np.tile(theta0, (self.n, 1))
-        self._lower = np.full(size, -1e6)
-        self._lower[0] = small
-        self._upper = np.full(size, 1e6)
-        self.size = size
-        h = self.period
-        self._build_banks([StateVariableFilter(c, h), StateVariableFilter(np.polymul(c, cs), h),
-                           StateVariableFilter(cs, h)])
-        self.accelerated = bool(accelerate and fast_tuner.AVAILABLE)
+        lower = np.full(size, -1e6)
+        lower[0] = small
+        t['lower'][:size], t['upper'][:size] = lower, 1e6
+        self.theta = t['theta'][:self.n, :size]
+        self.cov = t['cov'][:self.n, :size, :size]
+        self.residual = t['residual'][:self.n]
+        self._u = t['u'][:self.n]
+        self._step = _step_entry if compiled else _step_call
+        self._setpoint = _setpoint_entry if compiled else _setpoint_call
+        self.compiled = bool(compiled) and self._step is not _step_call
         self.reset()
-        if self.accelerated:
-            # Compile (or load from the cache) now, not in the first control step.
-            self.update(np.zeros(self.n), np.zeros(self.n))
-            self.update(np.zeros(self.n), np.zeros(self.n))
+        if self.compiled:   # compile (or load from the cache) now, not in a control step
+            zero = np.zeros(self.n)
+            self.update(zero, self.setpoint_value(zero, zero, zero))
+            self.update(zero, zero)
             self.reset()
 
-    def _build_banks(self, filters):
-        """
-        Stack the filters into one augmented state with linear output maps.
+    def _fill(self, t, bank, ng):
+        """Write the sizes, settings and the bank's matrices into the record."""
+        k = bank.size
+        p, n = self.size, self.n
+        t['n'], t['size'], t['p'], t['ng'], t['iu'], t['i1'] = n, k, p, ng, bank.iu, bank.i1
+        t['switched'], t['forgetting'] = self.switched, self.forgetting
+        t['var_cap'], t['small'] = self.initial_variance, self.small
+        t['u_min'], t['u_max'] = self.u_min, self.u_max
+        if self.setpoint == 'model':
+            t['n_setpoint'] = self.p.size
+            t['setpoint'][:self.p.size] = self.p[::-1]
+        t['a'][:k, :k], t['b'][:k] = bank.a, bank.b
+        t['m_id'][:p, :k], t['m_target'][:k] = bank.m_id, bank.m_target
+        t['m_em'][:p, :k] = bank.m_em
+        t['unit'][:ng], t['dc_u'][:k], t['dc_y'][:k] = bank.unit, bank.dc_u, bank.dc_y
 
-        ``Z = [x_u; u; x_y; y; 1]``: ``x_u`` the states of ``1 / C`` and ``1 /
-        (C Cs)`` driven by the held input ``u``, ``x_y`` those of ``1 / C``,
-        ``1 / (C Cs)`` and ``1 / Cs`` driven by the angle ``y`` (linearly
-        interpolated). One sample is ``Z <- A Z + b y_new``; the
-        identification data, its target and the one-sample-ahead emulator
-        data are fixed matrices times ``Z`` (precomputed here).
-        """
-        f_c, f_cc, f_cs = filters
+    @property
+    def started(self):
+        """Tell whether the filters are running (bool)."""
+        return bool(self.state[0]['started'])
 
-        def bank(parts):
-            size = sum(f.order for f in parts)
-            phi = np.zeros((size, size))
-            g0, g1 = np.zeros(size), np.zeros(size)
-            offsets, o = [], 0
-            for f in parts:
-                k = f.order
-                phi[o:o + k, o:o + k] = f._phi
-                g0[o:o + k], g1[o:o + k] = f._g0, f._g1
-                offsets.append(o)
-                o += k
-            return phi, g0, g1, offsets, size
-
-        phi_u, g0_u, _, (ou_c, ou_cc), ku = bank([f_c, f_cc])
-        phi_y, g0_y, g1_y, (oy_c, oy_cc, oy_cs), ky = bank([f_c, f_cc, f_cs])
-        iu, iy, i1 = ku, ku + 1 + ky, ku + ky + 2     # rows of u, y and the constant in Z
-        size = ku + ky + 3
-        yo = ku + 1                                   # first row of x_y in Z
-
-        def rows(f, offset, input_row, count):
-            # Map Z -> s^i x / F for i < count (x the filter's input).
-            out = np.zeros((count, size))
-            for i in range(count):
-                if i < f.order:
-                    out[i, offset + i] = 1.0
-                else:
-                    out[i, offset:offset + f.order] = f._row
-                    out[i, input_row] = f._b_last
-            return out
-
-        # One sample: x_u <- Phi_u x_u + g0_u u (u held); x_y <- Phi_y x_y + g0_y y_old
-        # + g1_y (y_new - y_old); y <- y_new; u and 1 unchanged.
-        a = np.eye(size)
-        a[:ku, :ku] = phi_u
-        a[:ku, iu] = g0_u
-        a[yo:yo + ky, yo:yo + ky] = phi_y
-        a[yo:yo + ky, iy] = g0_y - g1_y
-        a[iy, iy] = 0.0
-        b = np.zeros(size)
-        b[yo:yo + ky] = g1_y
-        b[iy] = 1.0
-        self._a, self._b, self._b0 = a, b[:, None], b
-        ng, nf = self._ng, self._nf
-        ident = [rows(f_cc, ou_cc, iu, ng), rows(f_cc, yo + oy_cc - 0, iy, nf)]
-        emul = [rows(f_c, ou_c, iu, ng), rows(f_c, yo + oy_c, iy, nf)]
-        if self._offset:
-            one = np.zeros((1, size))
-            one[0, i1] = 1.0
-            ident.append(one)
-            emul.append(one)
-        self._m_id = np.vstack(ident)
-        p_asc = self.p[::-1]
-        self._m_target = p_asc @ rows(f_cs, yo + oy_cs, iy, p_asc.size)
-        # Prediction one sample ahead with u = 0 held and y held: Z1 = P Z.
-        pred = np.eye(size)
-        pred[:ku, :ku] = phi_u
-        pred[:ku, iu] = 0.0
-        pred[iu, iu] = 0.0
-        pred[yo:yo + ky, yo:yo + ky] = phi_y
-        pred[yo:yo + ky, iy] = g0_y
-        self._m_em = np.vstack(emul) @ pred
-        unit_z = np.zeros(size)
-        unit_z[:ku] = g0_u
-        unit_z[iu] = 1.0
-        self._unit = (np.vstack(emul[:1]) @ unit_z)
-        dc = np.zeros(size)
-        dc[[ou_c, ou_cc]] = [1.0 / f_c.coefficients[-1], 1.0 / f_cc.coefficients[-1]]
-        dc_y = np.zeros(size)
-        dc_y[[yo + oy_c, yo + oy_cc, yo + oy_cs]] = [1.0 / f.coefficients[-1] for f in filters]
-        dc_y[iy] = 1.0
-        self._dc_u, self._dc_y = dc, dc_y
-        self._iu, self._i1, self._size = iu, i1, size
+    @property
+    def output(self):
+        """Give the outputs of the last sample, (n,) [tuner units] (a copy)."""
+        return self._u.copy()
 
     def reset(self):
         """Restart the filters and return to the initial estimate."""
-        self.theta = self._theta0.copy()
-        self.cov = np.tile(np.eye(self.size) * self.initial_variance, (self.n, 1, 1))
+        self.theta[:] = self._theta0
+        self.cov[:] = np.eye(self.size) * self.initial_variance
         self.restart()
 
     def restart(self):
         """Restart the filters (after a gap in the data); keep the estimate."""
-        self._z = np.zeros((self._size, self.n))
-        self._steps = 0
-        self._started = False
-        self.residual = np.zeros(self.n)
+        t = self.state[0]
+        t['z'][:] = 0.0
+        t['u'][:] = 0.0
+        t['started'] = False
+        self.residual[:] = 0.0
 
     def setpoint_value(self, q_ref, qd_ref, qdd_ref):
         """
@@ -296,34 +255,10 @@ class VariableStructureSelfTuner:
             ``w``, (n,).
 
         """
-        if self.setpoint == 'position':
-            return q_ref
-        derivs = (q_ref, qd_ref, qdd_ref)
-        p = self.p[::-1]
-        return sum(p[i] * derivs[i] for i in range(p.size))
-
-    def compiled_state(self):
-        """
-        Return the tuners' state and matrices as the compiled sample takes them.
-
-        The arrays are the tuners' own (updated in place by
-        :func:`robodyn_ros.control.fast_tuner.tuner_step`), in its argument
-        order from ``z`` to ``resid_out`` without ``y``, ``w`` and
-        ``identify``.
-
-        Returns
-        -------
-        tuple or None
-            None until the filters have started, or without the compiled
-            tuner step.
-
-        """
-        if not (self.accelerated and self._started):
-            return None
-        return (self._z, self._a, self._b0, self._m_id, self._m_target, self._m_em,
-                self.theta, self.cov, self.forgetting, self.initial_variance, self._lower,
-                self._upper, self._unit, self._ng, self.small, self.u_min, self.u_max,
-                self.switched, self.boundary, self._iu, self.residual)
+        w = np.empty(self.n)
+        named = ((q_ref, 'q_ref'), (qd_ref, 'qd_ref'), (qdd_ref, 'qdd_ref'))
+        self._setpoint(self.state, *(as_vector(v, self.n, k) for v, k in named), w)
+        return w
 
     def update(self, y, w):
         """
@@ -342,64 +277,8 @@ class VariableStructureSelfTuner:
             Outputs ``u`` (n,) in ``[u_min, u_max]`` (tuner units).
 
         """
-        z = self._z
-        if self.accelerated and self._started:
-            u = fast_tuner.tuner_step(
-                z, self._a, self._b0, np.ascontiguousarray(y, dtype=float), self._m_id,
-                self._m_target, self._m_em, self.theta, self.cov, self.forgetting,
-                self.initial_variance, self._lower, self._upper, self._unit, self._ng,
-                np.ascontiguousarray(w, dtype=float), self.small, self.u_min, self.u_max,
-                self.switched, self.boundary, True, self._iu, self.residual)
-            return u
-        if not self._started:
-            # Steady state of the current input (zero) and angle.
-            z = np.outer(self._dc_u, z[self._iu]) + np.outer(self._dc_y, y)
-            z[self._i1] = 1.0
-            self._started = True
-        else:
-            z = self._a @ z + self._b * y
-            self._identify(self._m_id @ z, self._m_target @ z)
-        # Emulator one sample ahead with u held: phi*(u) = phi*(0) + u * slope.
-        phi0 = np.einsum('nj,jn->n', self.theta, self._m_em @ z)
-        slope = self.theta[:, :self._ng] @ self._unit
-        resid = w - phi0
-        self.residual = resid
-        with np.errstate(divide='ignore', invalid='ignore'):
-            u_lin = np.where(np.abs(slope) > self.small, resid / slope, 0.0)
-        u = np.minimum(np.maximum(u_lin, self.u_min), self.u_max)
-        if self.switched:
-            relay = np.where(u > 0.5 * (self.u_min + self.u_max), self.u_max, self.u_min)
-            phi = self.boundary
-            if phi.any():
-                with np.errstate(divide='ignore', invalid='ignore'):
-                    smooth = self.u_max * np.minimum(np.maximum(resid / phi, -1.0), 1.0)
-                relay = np.where(phi > 0.0, np.minimum(np.maximum(smooth, self.u_min),
-                                                       self.u_max), relay)
-            u = relay
-        z[self._iu] = u
-        self._z = z
-        return u.copy()
-
-    def _identify(self, x, z):
-        """One RLS step per joint; ``x`` is the data (p, n), ``z`` the targets (n,)."""
-        lam = self.forgetting
-        cov = self.cov
-        px = np.einsum('nij,jn->ni', cov, x)
-        gain = px / (lam + np.einsum('jn,nj->n', x, px))[:, None]
-        theta = self.theta + gain * (z - np.einsum('nj,jn->n', self.theta, x))[:, None]
-        cov = cov - gain[:, :, None] * px[:, None, :]
-        diag = cov.diagonal(axis1=1, axis2=2)
-        cov *= np.where(diag.max(axis=1) <= lam * self.initial_variance, 1.0 / lam,
-                        1.0)[:, None, None]
-        if not np.isfinite(theta).all():
-            ok = np.isfinite(theta).all(axis=1) & np.isfinite(cov).all(axis=(1, 2))
-            theta = np.where(ok[:, None], theta, self.theta)
-            cov = np.where(ok[:, None, None], cov, self.cov)
-        self.theta = np.minimum(np.maximum(theta, self._lower), self._upper)
-        self._steps += 1
-        if self._steps % 64 == 0:
-            cov = 0.5 * (cov + cov.transpose(0, 2, 1))
-        self.cov = cov
+        self._step(self.state, as_vector(y, self.n, 'y'), as_vector(w, self.n, 'w'))
+        return self._u.copy()
 
 
 class SelfTuningRelay(Controller):
@@ -427,8 +306,7 @@ class SelfTuningRelay(Controller):
     law = 'vsst'
 
     def __init__(self, model, period, torque_scale, *, joints=None, **kwargs):
-        tuner_keys = set(APPENDIX_C) | {'a', 'b', 'p', 'c', 'cs', 'boundary', 'setpoint'}
-        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in tuner_keys}
+        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in TUNER_OPTIONS}
         super().__init__(model, period, **kwargs)
         self.torque_scale = per_joint(torque_scale, self.n, 'torque_scale', low=0.0)
         mask = np.zeros(self.n, dtype=bool)

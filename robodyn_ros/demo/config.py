@@ -38,6 +38,11 @@ class DemoConfig:
         One excursion instead of three, shorter settling.
     rate : float
         Board cycle rate and control rate [Hz].
+    mode : {'one-process', 'graph'}
+        ``'one-process'``: the ``control_loop`` node runs each law in the
+        board's I/O loop (no DDS in the cycle); ``'graph'``: the
+        ``hardware_interface`` node and one ``controller`` node per law over
+        DDS.
     payload : float
         Payload carried by the simulated robot, unknown to the model [kg].
     payload_com : list
@@ -70,7 +75,8 @@ class DemoConfig:
     controllers: list = field(default_factory=lambda: ['computed_torque', 'mbvsst'])
     out: str = ''
     short: bool = False
-    rate: float = 500.0
+    rate: float = 1000.0
+    mode: str = 'one-process'
     payload: float = 2.0
     payload_com: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     soak: float = 0.0
@@ -101,6 +107,8 @@ class DemoConfig:
                                  f'{", ".join(LAWS)})')
         if len(set(self.controllers)) != len(self.controllers):
             raise InputError('--controller', 'each law at most once')
+        if self.mode not in ('one-process', 'graph'):
+            raise InputError('--mode', f"must be 'one-process' or 'graph', got {self.mode!r}")
         if not (math.isfinite(self.rate) and 50.0 <= self.rate <= 5000.0):
             raise InputError('--rate', f'must be in [50, 5000] Hz, got {self.rate}')
         if not (math.isfinite(self.payload) and 0.0 <= self.payload <= 1000.0):

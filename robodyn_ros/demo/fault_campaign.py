@@ -75,6 +75,9 @@ class CaseResult:
         when the case has no motion).
     failures : list of str
         Why it failed (empty: passed).
+    drift_limited : bool
+        Whether the drift limit applies (False: the drift is reported only,
+        for a case where the arm was moving when the failure struck).
 
     """
 
@@ -85,6 +88,7 @@ class CaseResult:
     drift_deg: list = field(default_factory=list)
     velocity_ratio: float = math.nan
     failures: list = field(default_factory=list)
+    drift_limited: bool = True
 
     @property
     def passed(self):
@@ -112,6 +116,7 @@ class FaultCampaign:
     def __init__(self, cfg, model, progress, short=False):
         cfg.board_control = True
         cfg.controllers = cfg.controllers[:1]
+        cfg.mode = 'graph'   # the cases kill and restart the controller and the interface
         self.short = short
         self.hold_time = 1.0 if short else 2.0
         cfg.hardware_parameters = {'hold_time': self.hold_time, **cfg.hardware_parameters}
@@ -298,7 +303,7 @@ class FaultCampaign:
     def judge(self, result):
         """Add the drift and velocity limits to a result's failures."""
         bad = [j for j, d in enumerate(result.drift_deg) if not d < DRIFT_LIMIT_DEG]
-        if bad:
+        if bad and result.drift_limited:
             worst = max(result.drift_deg[j] for j in bad)
             result.failures.append(f'drift {worst:.3f} deg >= {DRIFT_LIMIT_DEG} deg on '
                                    f'joint(s) {", ".join(str(j + 1) for j in bad)}')
@@ -334,14 +339,15 @@ def table(results):
     for r in results:
         drift = max(r.drift_deg) if r.drift_deg else math.nan
         reaction = r.reaction if len(r.reaction) <= 52 else r.reaction[:49] + '...'
+        verdict = ('pass' if r.drift_limited else 'pass (drift reported)') if r.passed \
+            else 'FAIL'
         lines.append(f'{r.name:<{name_w}}  {reaction:<52} {r.time_to_safe:>8.3f} '
-                     f'{drift:>11.3f} {r.velocity_ratio:>6.2f}  '
-                     f'{"pass" if r.passed else "FAIL"}')
+                     f'{drift:>11.3f} {r.velocity_ratio:>6.2f}  {verdict}')
         lines += [f'{"":<{name_w}}    - {f}' for f in r.failures]
     passed = sum(r.passed for r in results)
     lines.append(f'{passed} of {len(results)} cases passed (limits: drift < {DRIFT_LIMIT_DEG} '
-                 f'deg on every joint, speed <= {VELOCITY_LIMIT_RATIO} x the plan peak after a '
-                 'recovery)')
+                 f'deg on every joint with the arm at rest, speed <= {VELOCITY_LIMIT_RATIO} x the '
+                 'plan peak after a recovery; a failure in a motion: the drift is reported)')
     return '\n'.join(lines)
 
 

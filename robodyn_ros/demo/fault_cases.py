@@ -342,6 +342,7 @@ def control_channel_nasty(c):
                 answers.append(sock.recvfrom(65536)[0])
             except socket.timeout:
                 answers.append(None)
+    _watch(c, 0.5)
     r.drift_deg = c.drift(q0, t0)
     alive = control_request(port, {'cmd': 'state'}).get('ok', False)
     r.reaction = f'{sum(a is not None for a in answers)} of {len(answers)} answered with an ' \
@@ -354,7 +355,7 @@ def control_channel_nasty(c):
 def controller_killed_in_motion(c):
     """Kill the controller in the middle of a motion: the interface holds where it was."""
     r = CaseResult('controller_killed_in_motion', 'controller killed (SIGKILL) at 40 % of a '
-                   'motion')
+                   'motion', drift_limited=False)   # it keeps the last torque for the timeout
     plan, _ = _goal(c)
     while time.time() < plan.stamp + 0.4 * plan.times[-1]:
         time.sleep(0.005)

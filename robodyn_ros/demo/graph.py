@@ -27,14 +27,25 @@ import numpy as np
 
 #: Node names of the graph.
 HARDWARE = 'hardware_interface'
+LOOP = 'control_loop'
 PLANNER = 'trajectory_planner'
 DYNAMICS = 'parallel_dynamics'
 BOARD = 'sim_board'
 
 
 def controller_name(law):
-    """Return the node name of the controller running ``law``."""
+    """Return the node name of the controller running ``law`` (two-node graph)."""
     return f'controller_{law}'
+
+
+def law_node(cfg, law):
+    """Return the node that runs ``law``: the one-process loop, or its controller."""
+    return LOOP if cfg.mode == 'one-process' else controller_name(law)
+
+
+def hardware_node(cfg):
+    """Return the node that drives the board."""
+    return LOOP if cfg.mode == 'one-process' else HARDWARE
 
 
 def _node(module, name, params, python):
@@ -131,24 +142,27 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     """
     robot = robot_argument(cfg.robot)
     estimator = ','.join(str(j) for j in gravity_joints(model)) if model is not None else ''
-    parts = [
-        (HARDWARE, _node('hardware_interface_node', HARDWARE,
-                         {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1',
-                          'port': int(port),
-                          # The board's watchdog: 0.1 s, as the graph shares two cores
-                          # with everything else here (a trip ends the run: the
-                          # interface then keeps the outputs off until a reset).
-                          'watchdog_period': 0.1, **cfg.hardware_parameters}, python)),
+    board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
+             # The board's watchdog: 0.1 s, as the graph shares two cores with everything
+             # else here (a trip ends the run: the outputs then stay off until a reset).
+             'watchdog_period': 0.1, **cfg.hardware_parameters}
+    law_params = {'model_friction': False,  # the board loop compensates friction
+                  **({'estimator_joints': f'[{estimator}]'} if estimator else {})}
+    others = [
         (DYNAMICS, _node('parallel_dynamics_node', DYNAMICS, {'robot': robot}, python)),
         (PLANNER, _node('trajectory_planner_node', PLANNER,
                         {'robot': robot, 'velocity_scale': cfg.velocity_scale}, python)),
     ]
+    if cfg.mode == 'one-process':
+        return [(LOOP, _node('control_loop_node', LOOP, {
+            **board, 'law': cfg.controllers[0], 'autostart': False,
+            'timing_log': os.path.join(log_dir, f'{LOOP}_timing.json'), **law_params},
+            python))] + others
+    parts = [(HARDWARE, _node('hardware_interface_node', HARDWARE, board, python))] + others
     for law in cfg.controllers:
         name = controller_name(law)
         parts.append((name, _node('controller_node', name, {
             'robot': robot, 'law': law, 'rate': float(cfg.rate), 'autostart': False,
-            'timing_log': os.path.join(log_dir, f'{name}_timing.json'),
-            # the hardware interface compensates friction at the board rate
-            'model_friction': False, **({'estimator_joints': f'[{estimator}]'}
-                                        if estimator else {})}, python)))
+            'timing_log': os.path.join(log_dir, f'{name}_timing.json'), **law_params},
+            python)))
     return parts

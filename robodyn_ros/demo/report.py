@@ -127,7 +127,7 @@ def summary(session):
     cfg = session.cfg
     return {
         'robot': cfg.robot, 'rate_hz': cfg.rate, 'payload_kg': cfg.payload,
-        'payload_com_m': list(cfg.payload_com), 'short': cfg.short,
+        'payload_com_m': list(cfg.payload_com), 'short': cfg.short, 'mode': cfg.mode,
         'joints': list(session.model.joint_names),
         'domain_id': int(session.env['ROS_DOMAIN_ID']),
         'laws': {r.law: {
@@ -171,7 +171,10 @@ def write_outputs(session, progress):
         f'{len(runs)} law(s) on the same goal',
         'Tracking error (q_ref - q from joint_states against the planned trajectory)\n'
         + error_table(model, runs),
-        'Control loop\n' + timing_table(runs, cfg.rate),
+        ('Control loop: one process (control_loop: board, law and friction compensation in '
+         'one loop, no DDS in the cycle)' if cfg.mode == 'one-process' else
+         'Control loop: two-node graph (hardware_interface and controller over DDS)')
+        + '\n' + timing_table(runs, cfg.rate),
         '\n'.join(payload_lines(runs, cfg.payload)),
         'Files in ' + out + '\n' + '\n'.join(
             '  ' + name for name in [os.path.basename(f) for f in files] + [

@@ -32,8 +32,8 @@ import signal
 import sys
 import time
 
-from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, node_commands,
-                    PLANNER)
+from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
+                    law_node, LOOP, node_commands, PLANNER)
 from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
@@ -193,21 +193,29 @@ class DemoSession:
         self._start_probe()
         probe, log = self.probe, self.log
         timeout = cfg.start_timeout
-        for name in [HARDWARE] + [controller_name(law) for law in cfg.controllers]:
+        for name in self.lifecycle_nodes():
             self.group.wait_until(lambda n=name: probe.lifecycle_available(n), timeout,
                                   'its lifecycle services', name)
         self.group.wait_until(lambda: log.dynamics_info is not None, timeout,
                               'its dynamics/info description', DYNAMICS)
         self.group.wait_until(lambda: probe.goal_subscribers() > 0, timeout,
                               'its planner/goal subscription', PLANNER)
-        self.progress('configuring hardware_interface (identify and configure the board)')
-        self.transition(HARDWARE, 'configure')
+        hardware = hardware_node(cfg)
+        self.progress(f'configuring {hardware} (identify and configure the board)')
+        self.transition(hardware, 'configure')
         self.group.wait_until(lambda: log.state_count() > 10, 10.0, 'joint_states',
-                              HARDWARE)
-        for law in cfg.controllers:
-            self.progress(f'configuring {controller_name(law)}')
-            self.transition(controller_name(law), 'configure')
+                              hardware)
+        if cfg.mode == 'graph':
+            for law in cfg.controllers:
+                self.progress(f'configuring {controller_name(law)}')
+                self.transition(controller_name(law), 'configure')
         self.home = log.states()['q'][-1].copy()
+
+    def lifecycle_nodes(self):
+        """Return the lifecycle nodes of the graph, the board's first (list of str)."""
+        if self.cfg.mode == 'one-process':
+            return [LOOP]
+        return [HARDWARE] + [controller_name(law) for law in self.cfg.controllers]
 
     def _start_part(self, name, argv):
         part = self.group.start(name, argv)
@@ -226,9 +234,8 @@ class DemoSession:
                                  'controllers': ' '.join(self.cfg.controllers)}})
         os.environ.update({k: self.env[k] for k in ('ROS_DOMAIN_ID',
                                                     'ROS_AUTOMATIC_DISCOVERY_RANGE')})
-        self.probe = start_probe(self.model.joint_names,
-                                 [controller_name(law) for law in self.cfg.controllers],
-                                 self.log, self.recorder)
+        laws = sorted({law_node(self.cfg, law) for law in self.cfg.controllers})
+        self.probe = start_probe(self.model.joint_names, laws, self.log, self.recorder)
 
     def transition(self, node, transition, timeout=30.0):
         """
@@ -277,20 +284,46 @@ class DemoSession:
             Errors, rates and estimates of the run.
 
         """
-        name = controller_name(law)
+        name = law_node(self.cfg, law)
+        hardware = hardware_node(self.cfg)
         log, group = self.log, self.group
-        self.progress(f'{law}: activating {name}, then releasing the brakes')
-        t_act = time.time()
-        self.transition(name, 'activate')
-        group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands', name)
-        lost0 = log.counter('/' + HARDWARE, 'lost_frames')
-        self.transition(HARDWARE, 'activate')
+        lost0 = log.counter('/' + hardware, 'lost_frames')
+        if self.cfg.mode == 'one-process':
+            self.progress(f'{law}: activating {name} with {law} (armed: the brakes open on '
+                          'its first commands)')
+            answer = self.probe.set_parameters_atomically(name, {'law': law})
+            if not answer or not answer[0]:
+                raise PartFailed(name, f'refused law {law}: {answer}')
+            t_act = time.time()
+            self.transition(name, 'activate')
+            group.wait_until(lambda: any('-> running' in m for t, _, m in
+                                         log.diagnostic_history('/' + name) if t >= t_act),
+                             10.0, 'the outputs to follow the law', name)
+        else:
+            self.progress(f'{law}: activating {name}, then releasing the brakes')
+            t_act = time.time()
+            self.transition(name, 'activate')
+            group.wait_until(lambda: len(log.commands(t_act)) > 5, 10.0, 'joint_commands',
+                             name)
+            self.transition(HARDWARE, 'activate')
         time.sleep(0.3)
         self.progress(f'{law}: sending a {len(waypoints)}-waypoint goal')
         t_goal = time.time()
         self.probe.send_goal(waypoints)
-        group.wait_until(lambda: bool(log.plans_after(t_goal)), 20.0, 'a planned trajectory',
-                         PLANNER)
+
+        def planned():
+            if log.plans_after(t_goal):
+                return True
+            # A planner that has not heard joint_states yet (discovery of a publisher that
+            # just appeared) refuses the goal: ask again.
+            if any('no joint_states received yet' in m for t, _, m in
+                   log.diagnostic_history('/' + PLANNER) if t >= planned.sent):
+                planned.sent = time.time()
+                self.probe.send_goal(waypoints)
+            return False
+
+        planned.sent = t_goal
+        group.wait_until(planned, 20.0, 'a planned trajectory', PLANNER)
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
         self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan')
@@ -300,10 +333,14 @@ class DemoSession:
         cpu1, wall = group.cpu_seconds(include_self='demo'), time.monotonic() - wall0
         cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
         time.sleep(1.5)  # one more diagnostics period of the hardware interface
-        self.progress(f'{law}: braking (hardware_interface inactive), deactivating {name}')
-        self.transition(HARDWARE, 'deactivate')
-        self.transition(name, 'deactivate')
         run = self._evaluate(law, plan, end, lost0)
+        if self.cfg.mode == 'one-process':
+            self.progress(f'{law}: braking ({name} inactive)')
+            self.transition(name, 'deactivate')
+        else:
+            self.progress(f'{law}: braking (hardware_interface inactive), deactivating {name}')
+            self.transition(HARDWARE, 'deactivate')
+            self.transition(name, 'deactivate')
         run.cpu = cpu
         return run
 
@@ -311,17 +348,26 @@ class DemoSession:
         log = self.log
         st = log.states(plan.stamp, end)
         err = tracking_errors(plan, st['stamp'], st['q'])
-        t_rep, e_rep = log.reported_errors(controller_name(law), plan.stamp, end)
-        t_m, mass = log.payload_estimates(controller_name(law), plan.stamp, end)
-        diag = log.diagnostic('/' + HARDWARE)
+        t_rep, e_rep = log.reported_errors(law_node(self.cfg, law), plan.stamp, end)
+        t_m, mass = log.payload_estimates(law_node(self.cfg, law), plan.stamp, end)
+        hardware = hardware_node(self.cfg)
+        diag = log.diagnostic('/' + hardware)
+        values = dict(diag['values']) if diag else {}
+        timing = {}
+        if self.cfg.mode == 'one-process':   # the loop's timing since activation
+            for key, value in values.items():
+                try:
+                    timing[key] = float(value) if '.' in value or 'e' in value else int(value)
+                except (TypeError, ValueError):
+                    continue
         return LawRun(
             law=law, start=plan.stamp, end=end, plan_duration=float(plan.times[-1]),
             errors=error_stats(err, st['stamp']), reported=error_stats(e_rep, t_rep),
             payload=moving_median(t_m, mass, plan.stamp + 0.5, plan.end),
             payload_rest=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
             commands=rate_stats(log.commands(plan.stamp, end)),
-            hardware=dict(diag['values']) if diag else {},
-            lost_frames=log.counter('/' + HARDWARE, 'lost_frames') - lost0,
+            hardware=values, timing=timing,
+            lost_frames=log.counter('/' + hardware, 'lost_frames') - lost0,
             trace={'t': st['stamp'] - plan.stamp, 'q': st['q'],
                    'q_ref': st['q'] + err if len(err) else err, 'error': err,
                    'payload_t': t_m - plan.stamp, 'payload': mass})
@@ -340,6 +386,8 @@ class DemoSession:
         if self.recorder is not None:
             self.recorder.close()
         for run in self.runs:
+            if self.cfg.mode == 'one-process':
+                continue      # the loop's timing per law came from its diagnostics
             path = os.path.join(self.out, 'logs', f'{controller_name(run.law)}_timing.json')
             try:
                 with open(path, encoding='utf-8') as fh:
@@ -372,6 +420,7 @@ def run_demo(cfg, progress=None):
     cfg.check()
     if cfg.soak > 0.0:  # one law runs the soak; no idle controller next to it
         cfg.controllers = cfg.controllers[:1]
+        cfg.mode = 'graph'  # the soak watches each process of the two-node graph
     model = load_robot(cfg.robot)
     progress = progress or Progress()
     session = DemoSession(cfg, model, progress)

@@ -85,13 +85,18 @@ class HardwareInterface:
     on_transition : callable, optional
         ``on_transition(transition)`` after every change of the fault
         reaction's state (:class:`~.fault_reaction.Transition`).
+    thread_setup : callable, optional
+        ``thread_setup()`` once in the I/O thread before its first cycle
+        (scheduling priority, CPU affinity).
 
     Attributes
     ----------
     command_source : callable or None
-        ``command_source()`` is called from the I/O thread at the start of
-        every active cycle and returns the commands that arrived since the
-        last call, oldest first, each as ``(torque, stamp, source)``: joint
+        ``command_source(sample)`` is called from the I/O thread in every
+        active cycle with the cycle's :class:`~.board.driver.JointSample`
+        and returns the commands for it (a law in the same process computes
+        its torque from the sample; a topic gives what arrived since the
+        last call), oldest first, each as ``(torque, stamp, source)``: joint
         torques (n,) in model order [N m or N] (None: the source releases
         its claim), arrival time [s, monotonic] and the sender's identity;
         or a :class:`~.errors.CommandRejected` for a message that cannot
@@ -103,7 +108,7 @@ class HardwareInterface:
 
     def __init__(self, model, transport, driver_settings=None, settings=None,
                  friction_model=None, on_sample=None, on_health=None, dynamics_backend='numpy',
-                 on_transition=None):
+                 on_transition=None, thread_setup=None):
         self.model = model
         self.settings = settings or InterfaceSettings()
         self.settings.check()
@@ -111,6 +116,7 @@ class HardwareInterface:
         s = self.settings
         self.commands = CommandChannel(model.n, model.effort_limits, s.stream_length)
         self.on_sample = on_sample
+        self.thread_setup = thread_setup
         self.command_source = None
         self.problems = Problems(on_health)
         self.reaction = FaultReaction(on_transition)
@@ -370,6 +376,8 @@ class HardwareInterface:
 
     # ------------------------------------------------------------------ loop
     def _run(self):
+        if self.thread_setup is not None:
+            self.thread_setup()
         while not self._stop.is_set():
             try:
                 with self._lock:
@@ -409,7 +417,7 @@ class HardwareInterface:
         self.outputs.watch_faults(sample, now)
         try:
             if self.state == 'active':
-                self.outputs.take_commands(self.command_source)
+                self.outputs.take_commands(self.command_source, sample)
                 self.outputs.cycle(sample, now)
             elif now - self.link.last_heartbeat > 0.1:
                 self.link.heartbeat(now)

@@ -97,12 +97,12 @@ class OutputStage:
         self.pipeline = CurrentCommand(self.model, self.driver.scaling,
                                        self.driver.current_limit)
 
-    def take_commands(self, source):
+    def take_commands(self, source, sample=None):
         """Offer every command of ``command_source`` to the channel, oldest first."""
         if source is None:
             return
         timeout = self.settings().command_timeout
-        for item in source() or ():
+        for item in source(sample) or ():
             if isinstance(item, CommandRejected):
                 self.commands.reject(item.reason, item.stamp)
                 continue

@@ -55,21 +55,22 @@ from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, qos_profile_system_default, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
+from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_params import parameter_specs
-from .conversions import joint_state_msg, to_seconds, trajectory_arrays
+from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
+from .law_status import LawStatus
 from .model_source import load_model
 from .params import declare
 from .runner import run_node
 from .sampled import SampledTopic
 from ..control.base import Mode
 from ..control.control_cycle import ControlCycle
-from ..control.factory import apply_gain, LIVE_GAINS, make_controller
+from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
@@ -107,12 +108,13 @@ class ControllerNode(LifecycleNode):
         self._states = None
         self._pubs = []
         self._pub_js = self._pub_fc = None
+        self._status = None
         self._lock = threading.Lock()
         self._active = False
         self.cycle = None
         self._reset_inputs()
         self.values = {}
-        self.values = declare(self, parameter_specs(), on_change=self._on_parameter)
+        self.values = declare(self, parameter_specs(), on_changes=self._on_parameter)
         self.diag = Diagnostics(self)
         self.diag.update(WARN, 'unconfigured')
         if self.values['autostart']:
@@ -120,22 +122,24 @@ class ControllerNode(LifecycleNode):
                 self.trigger_activate()
 
     # ------------------------------------------------------------------ parameters
-    def _on_parameter(self, name, value):
-        if name in _LIVE and self.controller is not None and value:
+    def _on_parameter(self, changes):
+        """Apply a parameter set all at once: every gain is checked before any changes."""
+        gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
+        if gains and self.controller is not None:
             try:
-                apply_gain(self.controller, name, list(value))
+                apply_gains(self.controller, gains)
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
-        self.values[name] = value
+        if 'state_timeout' in changes and self.cycle is not None:
+            self.cycle.state_timeout = float(changes['state_timeout'])
+        self.values.update(changes)
 
     def _options(self):
+        """Give the law's options from the parameters (unset ones left out)."""
         v = self.values
-        opts = {k: v.get(k) for k in ('omega', 'zeta', 'form', 'kp', 'kd', 'ki', 'lam', 'gain',
-                                      'boundary', 'torque_limit', 'initial_mass', 'forgetting',
-                                      'relay_fraction', 'backend', 'payload_frame',
-                                      'estimator_joints')}
-        return {k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in opts.items()
-                if x is not None}
+        opts = {k: v.get(k) for k in law_class(v['law']).option_names()}
+        return {k: (x if isinstance(x, (str, bool, int, float)) else list(x))
+                for k, x in opts.items() if x is not None}
 
     def _reset_inputs(self):
         self._cycle = 0
@@ -186,11 +190,8 @@ class ControllerNode(LifecycleNode):
                 qos_profile_system_default)
         else:
             self._pub_js = self.create_lifecycle_publisher(JointState, 'joint_commands', 1)
-        self._pub_err = self.create_lifecycle_publisher(JointState, '~/tracking_error', 10)
-        self._pub_mass = self.create_lifecycle_publisher(Float64, '~/payload_estimate', 10)
-        self._pub_est = self.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
-        self._pubs = [p for p in (self._pub_js, self._pub_fc, self._pub_err, self._pub_mass,
-                                  self._pub_est) if p is not None]
+        self._status = LawStatus(self, self.joint_names)
+        self._pubs = [p for p in (self._pub_js, self._pub_fc) if p is not None]
         # Torque messages are written serialized from templates (joint_state_cdr).
         self._cmd_js = JointStateEncoder(self.joint_names)
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
@@ -293,6 +294,9 @@ class ControllerNode(LifecycleNode):
             self._states = None
         for p in self._pubs:
             self.destroy_lifecycle_publisher(p)
+        if self._status is not None:
+            self._status.destroy()
+            self._status = None
         self._subs, self._pubs = [], []
         self.controller = None
         self._reset_inputs()
@@ -391,22 +395,7 @@ class ControllerNode(LifecycleNode):
             self._pub_fc.publish(self._cmd_fc.encode(tau))
 
     def _publish_status(self, status, tau, now):
-        stamp = now.to_msg()
-        if status.error is not None and status.error.size == self.controller.n:
-            self._pub_err.publish(joint_state_msg(self.joint_names, stamp,
-                                                  position=status.error, effort=tau))
-        est = self.controller.estimates()
-        if not est:
-            return
-        if 'payload_mass' in est:
-            self._pub_mass.publish(Float64(data=float(est['payload_mass'])))
-        msg = Float64MultiArray()
-        for key, value in est.items():
-            arr = np.atleast_1d(np.asarray(value, dtype=float))
-            msg.layout.dim.append(MultiArrayDimension(label=key, size=arr.size,
-                                                      stride=arr.size))
-            msg.data.extend(arr.tolist())
-        self._pub_est.publish(msg)
+        self._status.publish(self.controller, status, tau, now.to_msg())
 
     def _diagnose(self, status):
         mode = status.mode

@@ -12,15 +12,48 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Parameters of the ``controller`` node (descriptors, ranges, which may change at run time)."""
+"""
+Parameters of the ``controller`` node (descriptors, ranges, which may change at run time).
+
+The control-law parameters are generated from the law classes
+(:mod:`robodyn_ros.control.factory`) and the option catalogue
+(:mod:`robodyn_ros.control.options`): one parameter per option of some law,
+declared without a value, so that an unset parameter takes the running
+law's own default; it may change at run time when it is a live gain of some
+law (the running law refuses the others).
+"""
 
 from rclpy.parameter import Parameter
 
 from .model_source import model_parameters
 from .params import ParamSpec
-from ..control.factory import LAWS
+from ..control.factory import LAWS, LIVE_OPTIONS, OPTION_NAMES
+from ..control.options import CATALOGUE
 
 DOUBLES = Parameter.Type.DOUBLE_ARRAY
+
+_KINDS = {'double': Parameter.Type.DOUBLE, 'doubles': DOUBLES,
+          'integers': Parameter.Type.INTEGER_ARRAY, 'string': Parameter.Type.STRING,
+          'bool': Parameter.Type.BOOL}
+
+
+def law_parameter_specs():
+    """
+    Parameters of the control laws' options.
+
+    Returns
+    -------
+    list of ParamSpec
+        One per option of some law, unset by default.
+
+    """
+    specs = []
+    for name in OPTION_NAMES:
+        opt = CATALOGUE[name]
+        specs.append(ParamSpec(name, None, opt.description, kind=_KINDS[opt.kind], low=opt.low,
+                               high=opt.high, choices=opt.choices,
+                               read_only=name not in LIVE_OPTIONS))
+    return specs
 
 
 def parameter_specs():
@@ -30,7 +63,7 @@ def parameter_specs():
     Returns
     -------
     list of ParamSpec
-        Model source, law, rate, gains, limits, safety and output options.
+        Model source, law, rate, the laws' options, safety and output options.
 
     """
     specs = model_parameters('')
@@ -39,44 +72,13 @@ def parameter_specs():
         ParamSpec('rate', 1000.0, 'Control rate [Hz]', low=1.0, high=10000.0, read_only=True),
         ParamSpec('joints', None, 'Controlled joints in order (default: the model joints)',
                   kind=Parameter.Type.STRING_ARRAY, read_only=True),
-        ParamSpec('omega', 20.0, 'Closed-loop natural frequency for gains from poles [rad/s]',
-                  low=0.1, high=1000.0, read_only=True),
-        ParamSpec('zeta', 1.0, 'Damping ratio for gains from poles', low=0.1, high=10.0,
-                  read_only=True),
-        ParamSpec('form', 'tracking', 'Computed-torque form',
-                  choices=('tracking', 'regulation', 'predictive'), read_only=True),
-        ParamSpec('kp', None, 'Proportional gains per joint (empty: from omega) [1/s^2 for '
-                  'model-based laws, N m/rad for PID]', kind=DOUBLES, low=0.0),
-        ParamSpec('kd', None, 'Derivative gains per joint (empty: from omega)', kind=DOUBLES,
-                  low=0.0),
-        ParamSpec('ki', None, 'Integral gains per joint (empty: 0, PID: triple pole)',
-                  kind=DOUBLES, low=0.0),
-        ParamSpec('lam', None, 'Sliding-surface slope per joint (empty: omega) [1/s]',
-                  kind=DOUBLES, low=0.0),
-        ParamSpec('gain', None, 'Sliding-mode switching gain per joint (empty: omega^2) '
-                  '[rad/s^2]', kind=DOUBLES, low=0.0),
-        ParamSpec('boundary', None, 'Sliding-mode boundary layer per joint (empty: 0.05) '
-                  '[rad/s]', kind=DOUBLES, low=0.0),
-        ParamSpec('torque_limit', None, 'Torque limits per joint (empty: model effort limits) '
-                  '[N m]', kind=DOUBLES, low=0.0, read_only=True),
-        ParamSpec('payload_frame', '', 'Frame of the estimated payload (empty: end effector)',
-                  read_only=True),
-        ParamSpec('initial_mass', 0.0, 'Initial payload estimate [kg]', low=0.0, high=1000.0,
-                  read_only=True),
-        ParamSpec('forgetting', 0.98, 'RLS forgetting factor', low=0.5, high=1.0,
-                  read_only=True),
-        ParamSpec('estimator_joints', None, 'Joints (0-based indices) whose torque equations '
-                  'feed the payload estimator (empty: joint 0, the waist, as in seed 003; '
-                  'joints carrying gravity load estimate faster and steadier)',
-                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
-        ParamSpec('relay_fraction', 0.05, 'MBVSST relay amplitude / torque limit', low=0.0,
-                  high=1.0, read_only=True),
+    ]
+    specs += law_parameter_specs()
+    specs += [
         ParamSpec('model_friction', True, "Include the joints' friction models in the law's "
                   'dynamics. Set false behind a friction-compensating hardware interface '
                   "(robodyn's hardware_interface with friction_compensation: true), or the "
                   'friction is counted twice', read_only=True),
-        ParamSpec('backend', 'auto', 'Dynamics backend', choices=('auto', 'codegen', 'numpy'),
-                  read_only=True),
         ParamSpec('state_timeout', 0.05, 'Age after which joint_states is stale [s]',
                   low=1e-4, high=10.0),
         ParamSpec('plausibility_margin', 0.1, 'A measured position farther than this outside '

@@ -152,7 +152,17 @@ def parameter_specs():
 
 
 class HardwareInterfaceNode(LifecycleNode):
-    """Lifecycle node driving one motor driver board."""
+    """
+    Lifecycle node driving one motor driver board.
+
+    The commands come from ``joint_commands``; a subclass may take them from
+    elsewhere by overriding :meth:`_setup_commands` and
+    :meth:`_teardown_commands` (the one-process ``control_loop`` runs its
+    law there).
+    """
+
+    #: Node name.
+    NODE_NAME = NODE_NAME
 
     def __init__(self, **kwargs):
         self._hw = None
@@ -160,18 +170,22 @@ class HardwareInterfaceNode(LifecycleNode):
         self._state_pub = None
         self._state_enc = None
         self._cmd_reader = None
+        self._model = None
         self._sources = {}
         self._cmd_sub = None
         self._diag_timer = None
-        super().__init__(NODE_NAME, **kwargs)
-        self._values = declare(self, model_parameters() + parameter_specs(),
-                               on_changes=self._on_parameter)
+        super().__init__(self.NODE_NAME, **kwargs)
+        self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
         self._diag = Diagnostics(self, hardware_id='motor_driver_board',
                                  period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
         self.create_service(Trigger, '~/reset_fault', self._on_reset_fault)
 
     # ------------------------------------------------------------------ parameters
+    def _parameter_specs(self):
+        """Return every parameter of the node (ParamSpec list)."""
+        return model_parameters() + parameter_specs()
+
     def _on_parameter(self, changes):
         """Apply a set of run-time changes to the interface all at once (or none)."""
         runtime = {k: v for k, v in changes.items() if k in RUNTIME}
@@ -208,9 +222,32 @@ class HardwareInterfaceNode(LifecycleNode):
         pub.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
                                sample.velocity, sample.effort))
 
-    def _commands(self):
+    def _setup_commands(self):
+        """Take the commands from ``joint_commands`` (at configure; the outputs are off)."""
+        # joint_commands is taken by the I/O loop at each board cycle (no callback)
+        self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS, raw=True)
+        self._cmd_reader = JointStateReader(self._names, required=(), allow_extra=False,
+                                            allow_unnamed=True)
+        self._sources = {}
+        self._hw.command_source = self._commands
+
+    def _teardown_commands(self):
+        """Undo :meth:`_setup_commands`."""
+        if self._cmd_sub is not None:
+            self._cmd_sub.destroy()
+            self._cmd_sub = None
+
+    def _thread_setup(self):
+        """Run once in the I/O thread before its first cycle (nothing here)."""
+
+    def _commands(self, sample=None):
         """
         Take every new ``joint_commands`` message (the I/O loop's command source).
+
+        Parameters
+        ----------
+        sample : JointSample, optional
+            The cycle's sample (not needed here).
 
         Returns
         -------
@@ -283,16 +320,19 @@ class HardwareInterfaceNode(LifecycleNode):
     def _refresh_diagnostics(self):
         if self._hw is not None:
             h = self._hw.health()
-            self._diag.update(_LEVELS[h.level], h.message, h.values, publish=False)
+            self._diag.update(_LEVELS[h.level], h.message, {**h.values, **self._extra_values()},
+                              publish=False)
+
+    def _extra_values(self):
+        """Return diagnostics values a subclass adds to the interface's (dict)."""
+        return {}
 
     def _release(self):
         if self._hw is not None:
             self._hw.outputs_off()
             self._hw.cleanup()
             self._hw = None
-        if self._cmd_sub is not None:
-            self._cmd_sub.destroy()
-            self._cmd_sub = None
+        self._teardown_commands()
         if self._state_pub is not None:
             self.destroy_publisher(self._state_pub)
             self._state_pub = None
@@ -317,8 +357,11 @@ class HardwareInterfaceNode(LifecycleNode):
                                          on_sample=self._publish_sample,
                                          on_health=self._on_health,
                                          dynamics_backend=v['dynamics_backend'],
-                                         on_transition=self._on_transition)
+                                         on_transition=self._on_transition,
+                                         thread_setup=self._thread_setup)
+            self._model = model
             identity = self._hw.configure()
+            self._setup_commands()
         except (RobodynError, OSError, TimeoutError, ValueError) as exc:
             self._release()
             message = f'configure failed: {type(exc).__name__}: {exc}'
@@ -328,12 +371,6 @@ class HardwareInterfaceNode(LifecycleNode):
         for name in self._hw.driver.axes.unit_torque:
             self.get_logger().warning(f'joint {name!r} has no torque constant: driven as a '
                                       'unit torque axis (1 N m/A)')
-        # joint_commands is taken by the I/O loop at each board cycle (no callback)
-        self._cmd_sub = SampledTopic(self, JointState, 'joint_commands', COMMAND_QOS, raw=True)
-        self._cmd_reader = JointStateReader(self._names, required=(), allow_extra=False,
-                                            allow_unnamed=True)
-        self._sources = {}
-        self._hw.command_source = self._commands
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
         fw = '.'.join(map(str, identity.firmware))
         self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '

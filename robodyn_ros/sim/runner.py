@@ -31,7 +31,8 @@ import numpy as np
 
 from .stats import SimResult
 from ..control.base import JointReference
-from ..control.filters import FilteredDifference, SEED003_REALTIME, StateVariableFilter
+from ..control.filtered_difference import FilteredDifference
+from ..control.filters import SEED003_REALTIME, StateVariableFilter
 from ..errors import InputError
 
 VELOCITY_SOURCES = ('true', 'difference', 'svf')

@@ -161,7 +161,7 @@ class FunctionEmitter:
         names = {}
         for name, count in inputs:
             for k in range(count):
-                node = g._index.get(('in', (), (name, k)))
+                node = g.find_var(name, k)
                 if node is not None and node in used:
                     names[node] = f'{name}_{k}'
                     lines.append(f'    const double {name}_{k} = {name}[{k}];')

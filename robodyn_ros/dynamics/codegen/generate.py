@@ -188,7 +188,7 @@ def kernel_table(n):
          'Gravity torques with a point-mass payload [m, cx, cy, cz]'),
         ('friction', 'k_fric', False, qqq, vec,
          'Friction torques alone: velocity and load-dependent friction'),
-        ('_call_overhead', 'k_nop', False, qqq, vec,
+        ('call_overhead', 'k_nop', False, qqq, vec,
          'Argument checks and output only, no kernel (for profiling)'))
     table = []
     for py, cname, ext, inputs, shape, what in rows:

@@ -107,7 +107,7 @@ class Kernels:
         The function takes one ``const double *`` per input and the output
         pointer last, and checks nothing: the caller must pass C-contiguous
         float64 arrays of the kernel's sizes. For compiled code that calls it
-        through a pointer (see :mod:`robodyn_ros.control.fast_lme`). Valid
+        through a pointer (see :mod:`robodyn_ros.control.step_dynamics`). Valid
         while this object (which holds the loaded module) lives.
 
         Parameters

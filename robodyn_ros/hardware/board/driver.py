@@ -39,7 +39,7 @@ from .messages import Configure, FaultReport, HeartbeatReply, StateReport, Statu
 from ..errors import MessageError
 from ..scaling import axis_parameters, joint_scaling
 from ..settings import DriverSettings
-from ..velocity_filter import StateVariableFilter
+from ...control.filters import StateVariableFilter
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,8 +127,8 @@ class BoardDriver:
         self.client = BoardClient(transport)
         self.identity = None
         self.scaling = None
-        self.filter = StateVariableFilter(model.n, self.settings.velocity_bandwidth,
-                                          self.settings.velocity_damping)
+        self.filter = StateVariableFilter.velocity_estimator(
+            model.n, self.settings.velocity_bandwidth, self.settings.velocity_damping)
         self.fault_reports = deque(maxlen=32)
         self.round_trips = deque(maxlen=1000)
         self.last_sample = None

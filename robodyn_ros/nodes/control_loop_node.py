@@ -1,0 +1,320 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The ``control_loop`` node: board, control law and friction compensation in one loop.
+
+The controller-manager pattern of ros2_control in one process: for every
+state report of the board, the hardware interface's I/O thread runs the
+control law on it (the same :class:`~robodyn_ros.control.control_cycle.ControlCycle`
+and law objects as the ``controller`` node, their compiled sample), adds
+friction compensation and sends the current frame — no DDS in the cycle.
+It is the ``hardware_interface`` node (same parameters, lifecycle, fault
+reaction, ``~/reset_fault``) whose command source is the law instead of
+``joint_commands``, plus the law's parameters (``law``, gains, estimator,
+``state_timeout``, plausibility, ``idle_reference``, ``status_decimation``).
+
+DDS carries only what is not in the loop: ``planned_trajectory`` in;
+``joint_states`` (every ``joint_states_decimation``-th report),
+``~/tracking_error``, ``~/payload_estimate``, ``~/estimates`` and
+``diagnostics`` out, published from a thread of their own that never makes
+the loop wait (it takes the newest values when it runs).
+
+Switching the law (``law`` is a run-time parameter here) builds the new law
+outside the loop; at the next cycle boundary the old law releases its
+command stream (the interface holds the arm) and the new one takes the
+claim after its first three commands.
+
+Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
+(affinity), ``lock_memory`` (mlockall); see :mod:`robodyn_ros.realtime.hygiene`.
+"""
+
+from dataclasses import replace
+import json
+import math
+import sys
+import threading
+import time
+
+import numpy as np
+from rclpy.parameter import Parameter
+from trajectory_msgs.msg import JointTrajectory
+
+from .controller_node import TRAJECTORY_QOS
+from .controller_params import parameter_specs as law_parameter_specs
+from .conversions import to_seconds, trajectory_arrays
+from .diagnostics import WARN
+from .hardware_interface_node import HardwareInterfaceNode, parameter_specs
+from .law_status import LawStatus
+from .model_source import model_parameters
+from .params import ParamSpec
+from .runner import run_node
+from ..control.control_cycle import ControlCycle
+from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
+from ..control.reference import ReferenceSampler
+from ..control.state_check import StatePlausibility
+from ..errors import RobodynError
+from ..friction.models import without_friction
+from ..realtime import LoopTiming
+from ..realtime.hygiene import setup_thread
+
+#: Law parameters the one-process loop does not take (the board sets the rate).
+_NOT_HERE = ('rate', 'joints', 'effort_controller', 'loop', 'velocity_source',
+             'velocity_cutoff')
+_LIVE = sorted({g for gains in LIVE_GAINS.values() for g in gains})
+
+
+def loop_parameter_specs():
+    """
+    Parameters of the one-process loop besides the board's and the law's.
+
+    Returns
+    -------
+    list of ParamSpec
+        Output rates and real-time options.
+
+    """
+    return [
+        ParamSpec('joint_states_decimation', 1, 'Publish joint_states every N-th board '
+                  'report (1: every report)', low=1, high=1000),
+        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread (0: normal '
+                  'scheduling; needs rtprio, see docs/realtime.md)', low=0, high=99,
+                  read_only=True),
+        ParamSpec('cpus', None, 'CPUs the loop thread may run on (empty: any)',
+                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
+        ParamSpec('lock_memory', False, 'Lock the process memory (mlockall) so the loop '
+                  'takes no page faults', read_only=True),
+    ]
+
+
+class ControlLoopNode(HardwareInterfaceNode):
+    """The board, the law and friction compensation in one loop (see the module docstring)."""
+
+    NODE_NAME = 'control_loop'
+
+    def __init__(self, **kwargs):
+        self.controller = None
+        self.cycle = None
+        self._pending = None
+        self._source = None
+        self._status = None
+        self._traj_sub = None
+        self._latest = None
+        self._out = None
+        self._publish_wake = threading.Event()
+        self._publisher = None
+        self._publishing = False
+        self._count = 0
+        self._period = None
+        self.timing = None
+        self.hygiene = []
+        super().__init__(**kwargs)
+        if self._values['autostart']:
+            from rclpy.lifecycle import TransitionCallbackReturn
+            if self.trigger_configure() == TransitionCallbackReturn.SUCCESS:
+                self.trigger_activate()
+
+    # ------------------------------------------------------------------ parameters
+    def _parameter_specs(self):
+        board = model_parameters() + parameter_specs()
+        names = {s.name for s in board}
+        law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
+               _NOT_HERE]
+        # The law can change at run time here (between cycles, under the hold); friction
+        # is compensated by the loop at the board rate, so the law's model leaves it out.
+        law = [replace(s, read_only=False) if s.name == 'law' else
+               replace(s, default=False) if s.name == 'model_friction' else s for s in law]
+        return board + law + loop_parameter_specs()
+
+    def _on_parameter(self, changes):
+        hardware = {k: v for k, v in changes.items() if k not in _LIVE and k != 'law'}
+        pending = None
+        if 'law' in changes and self.controller is not None:
+            pending = self._build_law(changes['law'])         # checked before anything applies
+        gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
+        if gains and self.controller is not None:
+            try:      # every value of the set is checked before anything is applied
+                for name, value in gains.items():
+                    self.controller.check_gain(name, value)
+            except RobodynError as exc:
+                raise ValueError(str(exc)) from None
+        super()._on_parameter(hardware)
+        if gains and self.controller is not None:
+            apply_gains(self.controller, gains)
+        self._values.update(changes)
+        if pending is not None:
+            self._pending = pending
+
+    # ------------------------------------------------------------------ the law
+    def _build_law(self, law):
+        v = dict(self._values)
+        v['law'] = law
+        model = self._model if v['model_friction'] else without_friction(self._model)
+        try:   # the law's own options (unset ones take the law's defaults)
+            opts = {k: v.get(k) for k in law_class(law).option_names() if v.get(k) is not None}
+            opts = {k: (x if isinstance(x, (str, bool, int, float)) else list(x))
+                    for k, x in opts.items()}
+            controller = make_controller(law, model, self._period, opts)
+        except RobodynError as exc:
+            raise ValueError(f'law {law!r}: {exc}') from None
+        cycle = ControlCycle(controller, model, v['state_timeout'], v['idle_reference'],
+                             None, StatePlausibility(model, v['plausibility_margin'],
+                                                     v['plausibility_speed_factor']))
+        return law, controller, cycle
+
+    def _setup_commands(self):
+        """Run the law in the I/O loop (at configure; the outputs are off)."""
+        self._period = self._hw.driver.identity.cycle_period
+        law, self.controller, self.cycle = self._build_law(self._values['law'])
+        self._source = f'law {law}'
+        self._status = LawStatus(self, self._names)
+        self._traj_sub = self.create_subscription(JointTrajectory, 'planned_trajectory',
+                                                  self._on_trajectory, TRAJECTORY_QOS)
+        self._hw.command_source = self._law_commands
+        self._publishing = True
+        self._publisher = threading.Thread(target=self._publish_loop, name='loop_outputs',
+                                           daemon=True)
+        self._publisher.start()
+
+    def _teardown_commands(self):
+        self._publishing = False
+        self._publish_wake.set()
+        if self._publisher is not None and self._publisher is not threading.current_thread():
+            self._publisher.join(timeout=2.0)
+        self._publisher = None
+        if self._traj_sub is not None:
+            self.destroy_subscription(self._traj_sub)
+            self._traj_sub = None
+        if self._status is not None:
+            self._status.destroy()
+            self._status = None
+
+    def _thread_setup(self):
+        v = self._values
+        self.hygiene = setup_thread(v['rt_priority'], tuple(v['cpus'] or ()),
+                                    v['lock_memory'])
+        for line in self.hygiene:
+            self.get_logger().info(f'loop thread: {line}')
+
+    def _law_commands(self, sample):
+        """Run the law on this cycle's sample (the I/O thread's command source)."""
+        now = time.monotonic()
+        try:
+            return self._law_cycle(sample, now)
+        finally:
+            if self.timing is not None:
+                out = self._out
+                self.timing.record(now, time.monotonic(),
+                                   out.law_time if out is not None else math.nan)
+
+    def _law_cycle(self, sample, now):
+        if self._pending is not None:     # a new law: the old one releases, the hold covers
+            law, self.controller, cycle = self._pending
+            self._pending = None
+            cycle.trajectory, cycle.trajectory_start = (self.cycle.trajectory,
+                                                        self.cycle.trajectory_start)
+            old, self.cycle, self._source = self._source, cycle, f'law {law}'
+            return [(None, now, old)]
+        cycle = self.cycle
+        cycle.take_state(sample.position, sample.velocity, now)
+        out = cycle.run(now, time.time())
+        self._out = out
+        if out.release:
+            return [(None, now, self._source)]
+        if out.torque is None:
+            return []
+        return [(out.torque, now, self._source)]
+
+    def _publish_sample(self, sample):
+        """Hand the sample to the output thread (the loop never waits for DDS)."""
+        self._latest = sample
+        self._count += 1
+        if self._count % self._values['joint_states_decimation'] == 0:
+            self._publish_wake.set()
+
+    def _publish_loop(self):
+        """Publish joint_states and the law's status from the newest values (output thread)."""
+        done = 0
+        while self._publishing:
+            if not self._publish_wake.wait(0.1):
+                continue
+            self._publish_wake.clear()
+            sample, out = self._latest, self._out
+            if sample is None or not self.context.ok():
+                continue
+            try:
+                super()._publish_sample(sample)
+                done += 1
+                decimation = max(1, self._values['status_decimation']
+                                 // self._values['joint_states_decimation'])
+                if done % decimation == 0 and self.controller is not None and out is not None:
+                    tau = out.torque if out.torque is not None else sample.effort * 0.0
+                    self._status.publish(self.controller, out.status, tau,
+                                         self.get_clock().now().to_msg())
+            except Exception as exc:  # noqa: B902 - a publisher must not stop the loop
+                if self.context.ok():
+                    self.get_logger().warning(f'publishing failed: {exc}')
+
+    def _on_trajectory(self, msg):
+        try:
+            arr = trajectory_arrays(msg, self._names)
+            if arr['positions'] is None or len(arr['times']) == 0:
+                raise ValueError('no positions')
+            traj = ReferenceSampler(arr['times'], arr['positions'], arr['velocities'],
+                                    arr['accelerations'])
+        except (ValueError, RobodynError) as exc:
+            self.get_logger().warning(f'planned_trajectory rejected: {exc}')
+            self._diag.update(WARN, f'planned_trajectory rejected: {exc}')
+            return
+        stamp = to_seconds(msg.header.stamp)
+        start = (stamp if stamp > 0.0 else time.time()) + arr['times'][0]
+        self.cycle.set_trajectory(traj, start)
+
+    def on_activate(self, state):
+        """Arm the outputs; the loop's timing restarts (lifecycle callback)."""
+        self.timing = LoopTiming(self._period)
+        self.cycle.reset()
+        return super().on_activate(state)
+
+    def _extra_values(self):
+        """Add the law, the loop's timing since activation and the estimates."""
+        values = {'law': self._values['law']}
+        timing = self.timing
+        if timing is not None:
+            values.update({k: (f'{x:.4g}' if isinstance(x, float) else x)
+                           for k, x in timing.stats().items()})
+        if self.controller is not None:
+            for key, value in self.controller.estimates().items():
+                arr = np.atleast_1d(value)
+                if arr.size <= 12:
+                    values[key] = ' '.join(f'{x:.6g}' for x in arr)
+        return values
+
+    def on_process_exit(self):
+        """Write the timing log (``timing_log``), then switch the outputs off."""
+        path = self._values.get('timing_log')
+        if path and self.timing is not None:
+            with open(path, 'w', encoding='utf-8') as fh:
+                json.dump({'rate_hz': 1.0 / self._period, 'law': self._values['law'],
+                           **self.timing.stats()}, fh, indent=2)
+        super().on_process_exit()
+
+
+def main(args=None):
+    """Run the control_loop node."""
+    return run_node(ControlLoopNode, args=args, threads=2)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

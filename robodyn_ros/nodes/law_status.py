@@ -1,0 +1,89 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A control law's status topics: tracking error, payload estimate, every estimate.
+
+Shared by the ``controller`` node and the one-process ``control_loop``:
+``~/tracking_error`` (sensor_msgs/JointState: position = ``q_ref - q``,
+effort = the torque), ``~/payload_estimate`` (std_msgs/Float64, laws with
+load estimation) and ``~/estimates`` (std_msgs/Float64MultiArray, every
+estimate, labelled), as lifecycle publishers of the node.
+"""
+
+import numpy as np
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
+
+from .conversions import joint_state_msg
+
+
+class LawStatus:
+    """
+    The three status publishers of a control law.
+
+    Parameters
+    ----------
+    node : rclpy.lifecycle.Node
+        The owning node (publishers are created on it).
+    joint_names : sequence of str
+        Joint order of the error and torque.
+
+    """
+
+    def __init__(self, node, joint_names):
+        self.node = node
+        self.joint_names = list(joint_names)
+        self.error = node.create_lifecycle_publisher(JointState, '~/tracking_error', 10)
+        self.mass = node.create_lifecycle_publisher(Float64, '~/payload_estimate', 10)
+        self.estimates = node.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
+        self.publishers = [self.error, self.mass, self.estimates]
+
+    def publish(self, controller, status, tau, stamp):
+        """
+        Publish one status.
+
+        Parameters
+        ----------
+        controller : Controller
+            The law (its estimates).
+        status : ControlStatus
+            The step's status (its tracking error).
+        tau : numpy.ndarray
+            The torque sent (n,) [N m or N].
+        stamp : builtin_interfaces.msg.Time
+            Header stamp.
+
+        """
+        if status.error is not None and status.error.size == controller.n:
+            self.error.publish(joint_state_msg(self.joint_names, stamp, position=status.error,
+                                               effort=tau))
+        est = controller.estimates()
+        if not est:
+            return
+        if 'payload_mass' in est:
+            self.mass.publish(Float64(data=float(est['payload_mass'])))
+        msg = Float64MultiArray()
+        for key, value in est.items():
+            arr = np.atleast_1d(np.asarray(value, dtype=float))
+            msg.layout.dim.append(MultiArrayDimension(label=key, size=arr.size,
+                                                      stride=arr.size))
+            msg.data.extend(arr.tolist())
+        self.estimates.publish(msg)
+
+    def destroy(self):
+        """Destroy the publishers."""
+        for pub in self.publishers:
+            self.node.destroy_lifecycle_publisher(pub)
+        self.publishers = []

@@ -1,0 +1,97 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Real-time set-up of a loop thread: scheduling priority, CPU affinity, locked memory.
+
+Each is optional and asked for by the node's parameters; each is tried and,
+when the process may not use it (no ``CAP_SYS_NICE`` or ``rtprio`` limit,
+an affinity outside the allowed CPUs, a ``memlock`` limit), reported in one
+clear line and skipped, never fatal. On Linux a user gets them with, in
+``/etc/security/limits.d/robodyn.conf``::
+
+    @robodyn  -  rtprio   90
+    @robodyn  -  memlock  unlimited
+
+(and membership of the ``robodyn`` group; log in again), or for one shell
+``ulimit -r 90 -l unlimited`` as root. ``SCHED_FIFO`` applies to the
+calling thread only (``sched_setscheduler(0, ...)`` on Linux), so call
+:func:`setup_thread` from the loop thread itself.
+"""
+
+import ctypes
+import ctypes.util
+import gc
+import os
+
+#: ``mlockall`` flags (Linux).
+MCL_CURRENT, MCL_FUTURE = 1, 2
+
+
+def _lock_memory():
+    libc_name = ctypes.util.find_library('c')
+    if not libc_name:
+        return 'no C library found'
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    if libc.mlockall(MCL_CURRENT | MCL_FUTURE) != 0:
+        err = ctypes.get_errno()
+        return f'mlockall failed: {os.strerror(err)} (raise the memlock limit: ulimit -l)'
+    return ''
+
+
+def setup_thread(priority=0, cpus=(), lock_memory=False, freeze_gc=True):
+    """
+    Apply the real-time settings to the calling thread (and process).
+
+    Parameters
+    ----------
+    priority : int
+        ``SCHED_FIFO`` priority 1-99 (0: leave the normal scheduler).
+    cpus : sequence of int
+        CPUs the thread may run on (empty: leave it).
+    lock_memory : bool
+        ``mlockall(MCL_CURRENT | MCL_FUTURE)``: no page faults in the loop.
+    freeze_gc : bool
+        Collect, then move every object alive now out of the garbage
+        collector's full passes.
+
+    Returns
+    -------
+    list of str
+        One line per setting: what was applied, or why it was not.
+
+    """
+    report = []
+    if freeze_gc:
+        gc.collect()
+        gc.freeze()
+        report.append(f'gc: {gc.get_freeze_count()} objects frozen')
+    if priority:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(priority)))
+            report.append(f'SCHED_FIFO priority {int(priority)}')
+        except (PermissionError, OSError, AttributeError) as exc:
+            report.append(f'SCHED_FIFO priority {int(priority)} not allowed ({exc}); normal '
+                          'scheduling (grant rtprio: see docs/realtime.md)')
+    if cpus:
+        try:
+            os.sched_setaffinity(0, {int(c) for c in cpus})
+            report.append(f'CPU affinity {sorted(int(c) for c in cpus)}')
+        except (OSError, ValueError, AttributeError) as exc:
+            report.append(f'CPU affinity {list(cpus)} not applied ({exc})')
+    if lock_memory:
+        problem = _lock_memory()
+        report.append('memory locked (mlockall)' if not problem else
+                      f'memory not locked: {problem}')
+    return report
