@@ -200,6 +200,16 @@ def _hold_gains(model, q):
     return inertia * 30.0 ** 2, 2.0 * 30.0 * inertia
 
 
+def _after(driver, state_time_us):
+    """Read reports until the first one made after the frame answering ``state_time_us``."""
+    for _ in range(5000):
+        sample = driver.read(2.0)
+        assert sample is not None, 'board went silent'
+        if sample.latency_us >= 0 and sample.board_time_us - sample.latency_us >= state_time_us:
+            return sample
+    raise AssertionError(f'no report after the frame of {state_time_us} us')
+
+
 @pytest.mark.parametrize('transport', ['pty', 'udp'])
 def test_impedance_session(transport):
     """The driver's joint-side impedance holds a new pose on the board; currents switch back."""
@@ -207,25 +217,26 @@ def test_impedance_session(transport):
     target = np.array([0.2, -1.3, 0.3])
     kp, kd = _hold_gains(model, target)
     with sim_board('--q0', '0', '-1.5', '0', '--inner-rate', '5000', '--lockstep',
-                   '--lockstep-timeout', '1', transport=transport) as board:
+                   '--lockstep-timeout', '5', transport=transport) as board:
         assert board.info['inner_rate'] == 5000.0
         driver = BoardDriver(model, board.transport(),
                              DriverSettings(watchdog_period=2.0, connect_timeout=5.0))
         driver.connect()
         try:
             driver.enable()
-            for _ in range(600):  # 0.6 s of board time
-                sample = driver.read(2.0)
+            sample = driver.read(2.0)
+            while sample.board_time_us < 600_000:  # 0.6 s of board time
                 driver.send_impedance(sample, target, 0.0, kp, kd,
                                       gravity_torques(model, target))
-            sample = driver.read(2.0)  # went out before the last answer arrived
-            assert sample.status & m.Status.IMPEDANCE and not sample.faults
+                sample = _after(driver, sample.board_time_us)
+                assert sample.status & m.Status.IMPEDANCE, sample
+                assert not sample.faults, sample
             status = board.status()
             assert status['mode'] == 'impedance' and status['impedance']['kp'][0] > 0.0
-            assert np.abs(np.array(status['q']) - target).max() < 2e-3
+            assert np.abs(np.array(status['q']) - target).max() < 2e-3, status['q']
             driver.send_currents(sample, np.zeros(3))
-            sample = driver.read(2.0)
-            assert not sample.status & m.Status.IMPEDANCE
+            sample = _after(driver, sample.board_time_us)
+            assert not sample.status & m.Status.IMPEDANCE, sample
             assert board.status()['mode'] == 'current'
             driver.disable()
         finally:
