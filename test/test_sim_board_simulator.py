@@ -225,6 +225,8 @@ def test_impedance_session(transport):
         try:
             driver.enable()
             sample = driver.read(2.0)
+            while not sample.enabled:  # reports made before the enable may still come
+                sample = driver.read(2.0)
             while sample.board_time_us < 600_000:  # 0.6 s of board time
                 driver.send_impedance(sample, target, 0.0, kp, kd,
                                       gravity_torques(model, target))
