@@ -133,6 +133,7 @@ class SimAxes:
         self.lower = model.lower_limits
         self.upper = model.upper_limits
         self.counts_per_unit = self.encoder_counts * self.axes.gear_ratio / (2.0 * math.pi)
+        self._torque_per_amp = self.axes.torque_per_amp  # eta N Kt, once
         self._frozen = self.true_counts()
 
     @property
@@ -214,7 +215,7 @@ class SimAxes:
             plant.qd[:] = 0.0
             plant.time += h
             return
-        plant.advance(self._backlash(self.axes.torque_per_amp * self.current, h), h)
+        plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
         q = plant.q
         low = q < self.lower
         high = q > self.upper
