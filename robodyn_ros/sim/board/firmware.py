@@ -116,6 +116,8 @@ class SimFirmware:
         self.fault_events = []
         self.outputs_off_since_us = 0
         self._last_change_us = np.zeros(self.n, dtype=np.int64)
+        self._none_stuck = np.zeros(self.n, dtype=bool)   # no sensor fault injected
+        self._no_offset = np.zeros(self.n)
         self._last_counts = axes.true_counts()
 
     # ------------------------------------------------------------------ helpers
@@ -330,7 +332,9 @@ class SimFirmware:
                                   self.time_us - self.last_valid_us))
         else:
             out.extend(self.check_watchdog())
-        stuck = np.array([self.injector.stuck(i) for i in range(self.n)])
+        injector = self.injector
+        stuck = (np.array([injector.stuck(i) for i in range(self.n)])
+                 if 'stuck_encoder' in injector.active else self._none_stuck)
         try:
             if self.enabled and self.mode == IMPEDANCE:
                 self.limited = self.impedance.run(self.axes, stuck, self.limit,
@@ -343,8 +347,9 @@ class SimFirmware:
             self.axes.plant.qd[:] = 0.0
             out.append(self.latch(Fault.INTERNAL))
         counts = self.axes.encoder(stuck)
-        offset = np.array([self.injector.current_offset(i, 2.0 * self.limit[i])
-                           for i in range(self.n)])
+        offset = (np.array([injector.current_offset(i, 2.0 * self.limit[i])
+                            for i in range(self.n)])
+                  if 'over_current' in injector.active else self._no_offset)
         measured = self.axes.measured_current(offset)
         trip = np.abs(measured) > self.over_current_factor * self.limit
         if np.any(trip) and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
