@@ -21,6 +21,11 @@ at ``port:=/dev/ttyUSB0`` (serial, with ``baud``) or ``address:=HOST:PORT``
 optionally robot_state_publisher and RViz::
 
     ros2 launch robodyn_ros bringup_hardware.launch.py robot:=puma560 port:=/dev/ttyUSB0
+
+``loop:=one-process`` (the default) runs the board and the control law in one
+node, ``control_loop``, with no DDS in the cycle; ``loop:=graph`` starts the
+``hardware_interface`` and ``controller`` nodes instead (joint_states and
+joint_commands over DDS, as with ros2_control or several hosts).
 """
 
 from launch import LaunchDescription
@@ -84,8 +89,13 @@ def generate_launch_description():
                               description='Publish robot_description and TF'),
         DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
                               description='Start RViz'),
+        DeclareLaunchArgument('loop', default_value='one-process',
+                              choices=['one-process', 'graph'],
+                              description='one-process: control_loop runs board and law in '
+                                          'one loop; graph: hardware_interface + controller'),
         include('hardware_interface.launch.py',
-                ['robot', 'namespace', 'rate', 'port', 'baud', 'address']),
-        include('robodyn_nodes.launch.py', ['robot', 'namespace', 'rate', 'dynamics_workers']),
+                ['robot', 'namespace', 'rate', 'port', 'baud', 'address', 'loop']),
+        include('robodyn_nodes.launch.py',
+                ['robot', 'namespace', 'rate', 'dynamics_workers', 'loop']),
         OpaqueFunction(function=_viewers),
     ])

@@ -20,6 +20,8 @@ UDP at ``board_address``) and, once it has started, everything of
 ``bringup_hardware.launch.py`` pointed at it::
 
     ros2 launch robodyn_ros bringup_sim.launch.py robot:=puma560 rviz:=true
+
+``loop:=one-process`` (default) or ``loop:=graph``, as in the hardware bring-up.
 """
 
 from launch import LaunchDescription
@@ -50,7 +52,7 @@ def _graph(context):
              '--port', number, '--rate', LaunchConfiguration('rate')],
         on_exit=[Shutdown(reason='robodyn sim-board exited')])
     arguments = ['robot', 'namespace', 'rate', 'dynamics_workers', 'robot_state_publisher',
-                 'rviz']
+                 'rviz', 'loop']
     graph = IncludeLaunchDescription(
         PythonLaunchDescriptionSource(PathJoinSubstitution([
             FindPackageShare('robodyn_ros'), 'launch', 'bringup_hardware.launch.py'])),
@@ -76,5 +78,9 @@ def generate_launch_description():
                               description='Publish robot_description and TF'),
         DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
                               description='Start RViz'),
+        DeclareLaunchArgument('loop', default_value='one-process',
+                              choices=['one-process', 'graph'],
+                              description='one-process: control_loop runs board and law in '
+                                          'one loop; graph: hardware_interface + controller'),
         OpaqueFunction(function=_graph),
     ])

@@ -27,6 +27,9 @@ NODE_EXECUTABLES = {
     'hardware_interface': 'lifecycle node that drives the motor driver board over serial '
                           '(device, baud_rate) or UDP (address, port); publishes '
                           'joint_states, subscribes joint_commands',
+    'control_loop': 'lifecycle node that runs the board, the control law and friction '
+                    'compensation in one loop (no DDS in the cycle); publishes joint_states, '
+                    'subscribes planned_trajectory',
     'controller': 'model-based controller; subscribes joint_states and planned_trajectory, '
                   'publishes joint_commands (sensor_msgs/JointState effort) or '
                   '<effort_controller>/commands (std_msgs/Float64MultiArray)',
@@ -43,11 +46,20 @@ NODE_EXECUTABLES = {
 NODE_PARAMETERS = {
     'hardware_interface': ('robot', 'robot_params', 'transport', 'device', 'baud_rate',
                            'address', 'port'),
+    'control_loop': ('robot', 'robot_params', 'transport', 'device', 'baud_rate', 'address',
+                     'port', 'law', 'model_friction'),
     'controller': ('robot', 'robot_params', 'rate', 'effort_controller', 'model_friction'),
     'trajectory_planner': ('robot', 'robot_params'),
     'parallel_dynamics': ('robot', 'robot_params'),
     'parallel_dynamics_worker': ('robot', 'robot_params'),
 }
+
+#: Values of the launch argument ``loop``: the board and the law in one process
+#: (``control_loop``), or the two-node graph (``hardware_interface`` + ``controller``
+#: over DDS, for ros2_control and several hosts).
+LOOP_MODES = ('one-process', 'graph')
+#: ``loop`` of the bring-up files (the component files default to ``'graph'``).
+DEFAULT_LOOP = 'one-process'
 
 #: Sub-command of ``robodyn`` that runs the simulated driver board.
 SIM_BOARD_COMMAND = ('robodyn', 'sim-board')

@@ -16,6 +16,7 @@
 
 import os
 
+import pytest
 from robodyn_ros.bench import parallel
 from robodyn_ros.bench.parallel_report import format_parallel
 from robodyn_ros.nodes.dynamics_roundtrip import (chunk_round_trips, planner_plan_times,
@@ -72,7 +73,13 @@ def test_cli_runs_only_the_chosen_section(capsys):
     from robodyn_ros.cli.main import main
     assert main(['bench', 'parallel', '--only', 'batch', '--states', '2000', '--repeat', '1',
                  '--json']) == 0
-    res = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    res = json.loads(captured.out)
+    assert 'robodyn bench: [' in captured.err  # each section announces itself on stderr
     assert set(res) == {'settings', 'batch'} and res['settings']['repeat'] == 1
     assert [b['robot'] for b in res['batch']] == ['puma560', 'ur5']
-    assert main(['bench', 'parallel', '--only', 'batch', '--repeat', '0']) == 2
+    with pytest.raises(SystemExit) as info:  # a bad argument: one line, exit 2
+        main(['bench', 'parallel', '--only', 'batch', '--repeat', '0'])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert 'argument --repeat: must be an integer >= 1, got 0' in err

@@ -173,3 +173,21 @@ def test_planner_uses_the_service_when_it_runs():
         assert planner.set_parameters([Parameter('use_dynamics_service', value=False)])[
             0].successful
         assert isinstance(planner._planner.effort_provider, ModelEffortProvider)
+
+
+def test_client_node_keeps_its_own_name_under_a_global_node_remap():
+    """A process run as "-r __node:=trajectory_planner" gives no second node of that name."""
+    import rclpy
+    context = rclpy.context.Context()
+    rclpy.init(context=context, args=['--ros-args', '-r', '__node:=trajectory_planner',
+                                      '-r', 'dynamics/request:=remapped/request'])
+    try:
+        client = DynamicsClient(context)
+        try:
+            assert client._node.get_name().startswith('dynamics_client_')
+            # Global topic remaps still apply to the client's topics.
+            assert client._pub.topic_name == '/remapped/request'
+        finally:
+            client.close()
+    finally:
+        rclpy.try_shutdown(context=context)

@@ -21,7 +21,7 @@ import pytest
 from robodyn_ros.control.base import Mode
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
-from robodyn_ros.control.payload import PayloadEstimator, PayloadModel
+from robodyn_ros.control.payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
 from robodyn_ros.dynamics import gravity_torques, inverse_dynamics
 from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.errors import InputError
@@ -78,6 +78,29 @@ def test_estimator_configuration_errors():
         PayloadEstimator(pm, 0.01, settle_time=-1.0)
 
 
+def test_estimator_settings_are_checked_when_made():
+    """The settings record normalises its sequences and refuses bad values, naming the field."""
+    s = PayloadEstimatorSettings(com=[0.0, 0.0, 0.1], joints=[1, 2], mass_bounds=[0.0, 5.0])
+    assert s.com == (0.0, 0.0, 0.1) and s.joints == (1, 2) and s.mass_bounds == (0.0, 5.0)
+    assert PayloadEstimatorSettings(joints=1).joints == (1,)
+    assert hash(s) == hash(PayloadEstimatorSettings(com=(0, 0, 0.1), joints=(1, 2),
+                                                    mass_bounds=(0, 5)))
+    for field, bad in (('com', (0.0, 1.0)), ('initial_mass', 60.0), ('initial_mass', [1.0]),
+                       ('forgetting', 0.0), ('forgetting', 1.5), ('variance', -1.0),
+                       ('mass_bounds', (2.0, 1.0)), ('joints', ()), ('joints', (0.5,)),
+                       ('joints', (-1,)), ('filter_coefficients', (0.1, 1.0)),
+                       ('frame', 3)):
+        with pytest.raises(InputError) as err:
+            PayloadEstimatorSettings(**{field: bad})
+        assert err.value.argument == field, (field, bad)
+    model = load_robot('ma3000')
+    with pytest.raises(InputError, match='joints'):   # against the model where it is used
+        ComputedTorqueLME(model, 0.01, omega=10.0, estimator=PayloadEstimatorSettings(
+            joints=(3,)))
+    with pytest.raises(InputError, match='estimator'):
+        ComputedTorqueLME(model, 0.01, omega=10.0, estimator={'initial_mass': 1.0})
+
+
 def test_ct_with_load_estimation_learns_the_payload_and_beats_ct():
     """Seed 003 at 121 Hz: the estimate converges to the true payload; the offset goes."""
     model = load_robot('ma3000')
@@ -87,8 +110,9 @@ def test_ct_with_load_estimation_learns_the_payload_and_beats_ct():
     ref = square_wave(start, math.radians(10.0), 1.5, 3.0, model.joint_names)
     runs = {}
     for label, ctl in (('ct', ComputedTorque(model, h, 1600.0, 80.0)),
-                       ('lme', ComputedTorqueLME(model, h, 1600.0, 80.0, initial_mass=0.5,
-                                                 estimator_joints=(0, 1, 2)))):
+                       ('lme', ComputedTorqueLME(model, h, 1600.0, 80.0,
+                                                 estimator=PayloadEstimatorSettings(
+                                                     initial_mass=0.5, joints=(0, 1, 2))))):
         plant = Plant(truth, q0=start, dt=h / 4.0, friction=False)
         runs[label] = simulate(plant, ctl, ref, 3.0)
     mass = runs['lme'].estimates['payload_mass']
@@ -101,7 +125,8 @@ def test_ct_with_load_estimation_learns_the_payload_and_beats_ct():
 def test_estimate_is_kept_through_a_fault_and_bounded():
     """A fault restarts the filters but keeps the estimate; it never leaves its bounds."""
     model = load_robot('ma3000')
-    ctl = ComputedTorqueLME(model, 0.01, omega=10.0, initial_mass=1.0, mass_bounds=(0.5, 1.5))
+    settings = PayloadEstimatorSettings(initial_mass=1.0, mass_bounds=(0.5, 1.5))
+    ctl = ComputedTorqueLME(model, 0.01, omega=10.0, estimator=settings)
     ctl.estimator.rls.theta[:] = 1.2
     ctl.fault('gap')
     assert ctl.mass == 1.2 and ctl.estimates() == {'payload_mass': 1.2}
@@ -119,7 +144,8 @@ def test_estimate_is_kept_through_a_fault_and_bounded():
 
 def test_estimator_state_is_one_record():
     """The filter's and the RLS's records are nested in the estimator's (views, no copies)."""
-    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0, initial_mass=1.0).estimator
+    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0,
+                            estimator=PayloadEstimatorSettings(initial_mass=1.0)).estimator
     est.rls.theta[0] = 1.7
     assert est.state[0]['rls']['theta'][0] == 1.7 and est.mass == 1.7
     est.update(np.array([0.1, -0.4, 0.3]), np.zeros(3))

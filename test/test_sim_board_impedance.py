@@ -32,7 +32,7 @@ from robodyn_ros.dynamics.tables import tables
 from robodyn_ros.hardware.board import messages as m
 from robodyn_ros.model import load_robot
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
-from robodyn_ros.sim.board.axes import SimAxes
+from robodyn_ros.sim.board.axes import PlantSettings, SensorSettings, SimAxes
 from robodyn_ros.sim.board.faults import FaultInjector
 from robodyn_ros.sim.board.firmware import SimFirmware
 
@@ -45,10 +45,10 @@ Q0 = np.array([0.3, -1.2, 0.5])
 COUNTS_PER_RAD = GEAR * CPR / (2 * math.pi)
 
 
-def _board(substeps=4, watchdog=1.0, q0=Q0, **kw):
+def _board(substeps=4, watchdog=1.0, q0=Q0):
     model = load_robot('ma3000', params=ACTUATORS)
-    axes = SimAxes(model, PERIOD, encoder_counts=CPR, current_time_constant=0.0, q0=q0,
-                   substeps=substeps, **kw)
+    axes = SimAxes(model, PERIOD, PlantSettings(current_time_constant=0.0),
+                   SensorSettings(encoder_counts=CPR), q0=q0, substeps=substeps)
     fw = SimFirmware(axes, FaultInjector(np.random.default_rng(0)), [8.0, 16.0, 10.0])
     fw.clock = lambda: fw.time_us * 1e-6
     assert fw.handle(m.Configure(watchdog, tuple(LIMIT), tuple(KT), tuple(GEAR), (CPR,) * 3),

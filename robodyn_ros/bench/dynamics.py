@@ -43,7 +43,7 @@ import os
 
 import numpy as np
 
-from .timing import interleaved, time_calls
+from .timing import interleaved, phase, time_calls
 from ..dynamics.codegen import kernels
 from ..dynamics.codegen.threads import BatchRunner
 from ..dynamics.rne import inverse_dynamics as np_inverse_dynamics
@@ -338,6 +338,8 @@ def run(quick=False, states=None):
                         'cpus': os.cpu_count(), 'load_before': _load()},
            'goals': GOALS, 'robots': {}}
     for label, model in bench_models():
+        phase(f'{label}: single calls, a batch of {count} states, the payload and friction '
+              'kernels')
         k = kernels(model, backend='c')
         bridge = PinocchioBridge(model)
         single = single_call(model, bridge, k, repeat_single, target)

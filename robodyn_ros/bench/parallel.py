@@ -40,7 +40,7 @@ import numpy as np
 
 from .dynamics import _hash_rows, _inputs, _load, _ref_key
 from .kernel_processes import KernelProcesses
-from .timing import time_calls
+from .timing import phase, time_calls
 from ..model import load_robot
 
 
@@ -329,17 +329,22 @@ def run(quick=False, states=None, sections=SECTIONS, repeat=None):
     out = {'settings': {'batch_states': count, 'repeat': repeat, 'cpus': os.cpu_count(),
                         'load_before': _load()}}
     if 'batch' in sections:
+        phase(f'batch section: {count} states, puma560 and ur5, 1 and 2 threads')
         out['batch'] = [batch_section(r, count, repeat) for r in ('puma560', 'ur5')]
     if 'service' in sections:
+        phase('service section: parallel_dynamics round trips over DDS')
         out['service'] = service_section('puma560', 20 if quick else 200, quick)
     if 'task_graph' in sections:
+        phase('task_graph section: the task-graph schedule on threads')
         out['task_graph'] = task_graph_section('stanford', 5 if quick else 30,
                                                2000 if quick else 20000)
     if 'rows' in sections:
+        phase('rows section: row partitions of the mass matrix')
         out['rows'] = (rows_section('ma3000', 100 if quick else 500, count, 1 if quick else 3)
                        + rows_section('puma560', 100 if quick else 500, count,
                                       1 if quick else 3))
     if 'prediction' in sections:
+        phase('prediction section: prediction-decoupled pipelining')
         out['prediction'] = prediction_section(2.0, 1 if quick else 5)
     out['settings']['load_after'] = _load()
     return out

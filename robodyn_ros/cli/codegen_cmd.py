@@ -16,6 +16,7 @@
 
 import json
 
+from .args import output_file
 from ..dynamics.codegen import op_counts
 from ..dynamics.codegen.expr import COUNT_KEYS
 from ..model import load_robot
@@ -50,16 +51,18 @@ def add_parser(sub):
     p = sub.add_parser('codegen', help='operation counts of the customized dynamics kernels',
                        description='Generate the customized (zero/one-propagating) '
                                    'straight-line dynamics code of a robot and print the '
-                                   "operation counts of each kernel beside the seeds' "
-                                   'counts for the general-purpose 6R arm, CMU DD Arm II, '
-                                   'RX-90 (symmetric, base parameters) and PUMA 560.')
+                                   'operation counts of each kernel beside the counts '
+                                   'published in the source documents ("seeds": Khalil for '
+                                   'the general-purpose 6R arm and the RX-90 with base '
+                                   'parameters, Kanade, Khosla and Tanaka 1986 for the CMU '
+                                   'DD Arm II, Dhanaraj 1990 for the PUMA 560).')
     p.add_argument('robot', help='library name (puma560, ...), ur5, panda or a URDF path')
     p.add_argument('--json', action='store_true', help='print JSON instead of tables')
     p.add_argument('--source', metavar='OUT',
                    help='also write the generated C module source to OUT (module name '
                         'robodyn_kernels)')
     p.add_argument('--no-seeds', action='store_true',
-                   help='leave out the comparison with the seeds')
+                   help='leave out the comparison with the published counts')
     p.set_defaults(run=run)
 
 
@@ -78,6 +81,8 @@ def run(args):
         Exit code.
 
     """
+    if args.source:
+        output_file(args.source, '--source')
     model = load_robot(args.robot)
     counts = op_counts(model)
     if args.source:

@@ -25,7 +25,8 @@ DAC")::
 
 Defaults follow the thesis where they apply: CT gains ``Kp = 1600``, ``Kv =
 80``; LME with forgetting 0.98 on the waist equation and the Appendix B
-filter; the tuner's Appendix C parameters (``A = (s + 1)^2``, ``B = 1``,
+filter (:class:`~.payload.PayloadEstimatorSettings`); the tuner's Appendix C
+parameters (:class:`~.vsst.SelfTunerSettings`: ``A = (s + 1)^2``, ``B = 1``,
 ``P = C = Cs = s + 1``, ``Q = 0``, ``R = 1``, initial variance 1e5,
 forgetting time 1000 s, output +-10 switched). The tuner's volts have no
 torque equivalent in the thesis (the MA3000's drive constants are not
@@ -37,14 +38,14 @@ import numpy as np
 
 from .checks import per_joint
 from .computed_torque_lme import ComputedTorqueLME
-from .vsst import APPENDIX_C, TUNER_OPTIONS, VariableStructureSelfTuner
+from .vsst import SelfTunerSettings, VariableStructureSelfTuner
 from ..errors import InputError
 
 #: Relay amplitude of the default ``torque_scale``, as a fraction of the torque limit.
 DEFAULT_RELAY_FRACTION = 0.05
 
 
-def relay_scale(model, fraction, u_max=APPENDIX_C['u_max']):
+def relay_scale(model, fraction, u_max=SelfTunerSettings.u_max):
     """
     Torque per tuner unit that makes the relay ``fraction`` of each effort limit.
 
@@ -55,7 +56,7 @@ def relay_scale(model, fraction, u_max=APPENDIX_C['u_max']):
     fraction : float
         Relay amplitude over the effort limit (>= 0).
     u_max : float
-        Tuner output limit.
+        Tuner output limit [tuner units] (default Appendix C's).
 
     Returns
     -------
@@ -95,10 +96,12 @@ class MBVSST(ComputedTorqueLME):
         u_max`` with the model's effort limits.
     vsst_joints : sequence of int, optional
         Joints with a tuner (default all).
+    tuner : SelfTunerSettings
+        Design of the tuners (default seed 003's Appendix C, with the
+        set-point ``w = P(s) q_ref``).
     **kwargs
         Options of :class:`~robodyn_ros.control.computed_torque_lme.ComputedTorqueLME`
-        and of :class:`~robodyn_ros.control.vsst.VariableStructureSelfTuner`
-        (``boundary``, ``setpoint``, ``u_max``, ...).
+        (``estimator``, ``adapt``, ``omega``, ...).
 
     """
 
@@ -116,16 +119,15 @@ class MBVSST(ComputedTorqueLME):
         elif 'relay_fraction' in opts:
             kwargs['torque_scale'] = relay_scale(model, opts['relay_fraction'])
         if 'vsst_boundary' in opts:
-            kwargs['boundary'] = opts['vsst_boundary']
+            kwargs['tuner'] = SelfTunerSettings(boundary=opts['vsst_boundary'])
         return kwargs
 
     def __init__(self, model, period, kp=1600.0, kd=80.0, *, torque_scale=None,
-                 vsst_joints=None, **kwargs):
-        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in TUNER_OPTIONS - {'compiled'}}
+                 vsst_joints=None, tuner=SelfTunerSettings(), **kwargs):
         if 'omega' in kwargs:
             kp = kd = None
         super().__init__(model, period, kp, kd, **kwargs)
-        tn = VariableStructureSelfTuner(self.n, self.period, compiled=self._compiled, **tuner)
+        tn = VariableStructureSelfTuner(self.n, self.period, tuner, compiled=self._compiled)
         if torque_scale is None:
             torque_scale = relay_scale(model, DEFAULT_RELAY_FRACTION, tn.u_max)
         self.torque_scale = per_joint(torque_scale, self.n, 'torque_scale', low=0.0)

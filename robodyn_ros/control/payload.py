@@ -44,11 +44,12 @@ and its RLS's; one sample of it is :func:`estimator_sample`, in loop form
 step of the computed-torque laws.
 """
 
+from dataclasses import dataclass
 import functools
 
 import numpy as np
 
-from .checks import as_vector
+from .checks import as_vector, setting_integers, setting_number, setting_numbers
 from .filters import filter_advance, filter_dtype, filter_output, filter_start
 from .filters import SEED003_REALTIME, StateVariableFilter
 from .jit import capacity, compiled, jitable, record
@@ -257,9 +258,89 @@ def _sample_call(state, kernels, q, tau):
 _sample = compiled(jitable(_sample_call))
 
 
+@dataclass(frozen=True)
+class PayloadEstimatorSettings:
+    """
+    Settings of an on-line payload estimator: where the payload is, and how it is estimated.
+
+    Every field is checked (and sequences made tuples) when the record is
+    made; the joints and the frame are checked against the model where it
+    is used.
+
+    Attributes
+    ----------
+    frame : str or None
+        Frame the payload is fixed to (None: the model's end effector).
+    com : tuple of float
+        Payload centre of mass in that frame, (3,) [m].
+    initial_mass : float
+        Initial estimate [kg] (seed 003: 1.5 kg in simulation), within
+        ``mass_bounds``.
+    forgetting : float
+        RLS forgetting factor in (0, 1] [-] (seed 003: "usually about 0.98"
+        for the load estimator).
+    variance : float
+        Initial RLS variance [kg^2].
+    mass_bounds : tuple of float
+        Lower and upper bounds of the estimate [kg].
+    joints : tuple of int
+        Joints (0-based) whose torque equations feed the estimator (seed
+        003: the waist, 0).
+    filter_coefficients : tuple of float
+        State-variable filter ``C(s)``, highest power first, degree >= 2
+        (coefficient of ``s^k`` in [s^k]; seed 003 Appendix B: 0.01, 0.2, 1).
+
+    """
+
+    frame: str = None
+    com: tuple = (0.0, 0.0, 0.0)
+    initial_mass: float = 0.0
+    forgetting: float = 0.98
+    variance: float = 100.0
+    mass_bounds: tuple = (0.0, 50.0)
+    joints: tuple = (0,)
+    filter_coefficients: tuple = SEED003_REALTIME
+
+    def __post_init__(self):
+        if self.frame is not None and not isinstance(self.frame, str):
+            raise InputError('frame', f'must be a frame name or None, got {self.frame!r}')
+        joints = setting_integers(self.joints, 'joints')
+        checked = {
+            'com': setting_numbers(self.com, 'com', length=3),
+            'initial_mass': setting_number(self.initial_mass, 'initial_mass'),
+            'forgetting': setting_number(self.forgetting, 'forgetting', low=0.0, strict=True,
+                                         high=1.0),
+            'variance': setting_number(self.variance, 'variance', low=0.0, strict=True),
+            'mass_bounds': setting_numbers(self.mass_bounds, 'mass_bounds', length=2),
+            'joints': joints if isinstance(joints, tuple) else (joints,),
+            'filter_coefficients': setting_numbers(self.filter_coefficients,
+                                                   'filter_coefficients'),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+        low, high = self.mass_bounds
+        if not low <= high:
+            raise InputError('mass_bounds', f'must be [low, high] with low <= high [kg], got '
+                                            f'{list(self.mass_bounds)}')
+        if not low <= self.initial_mass <= high:
+            raise InputError('initial_mass', f'must be within mass_bounds '
+                                             f'{list(self.mass_bounds)} [kg], got '
+                                             f'{self.initial_mass}')
+        if not isinstance(self.filter_coefficients, tuple) or len(self.filter_coefficients) < 3:
+            raise InputError('filter_coefficients', 'C(s) must have degree >= 2 (the filter '
+                                                    'must give an acceleration)')
+
+
+#: The defaults, which :class:`PayloadEstimator` shares.
+_DEFAULT = PayloadEstimatorSettings()
+
+
 class PayloadEstimator:
     """
     Recursive payload-mass estimator on state-variable-filtered signals.
+
+    Its defaults are those of :class:`PayloadEstimatorSettings`, from which
+    the load-estimating laws build it.
 
     Parameters
     ----------
@@ -303,9 +384,11 @@ class PayloadEstimator:
 
     """
 
-    def __init__(self, payload, period, *, initial=0.0, variance=100.0, forgetting=0.98,
-                 bounds=(0.0, 50.0), joints=(0,), filter_coefficients=SEED003_REALTIME,
-                 min_excitation=1e-6, settle_time=None, compiled=True):
+    def __init__(self, payload, period, *, initial=_DEFAULT.initial_mass,
+                 variance=_DEFAULT.variance, forgetting=_DEFAULT.forgetting,
+                 bounds=_DEFAULT.mass_bounds, joints=_DEFAULT.joints,
+                 filter_coefficients=_DEFAULT.filter_coefficients, min_excitation=1e-6,
+                 settle_time=None, compiled=True):
         self.payload = payload
         n = payload.model.n
         self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)

@@ -88,7 +88,7 @@ def board_command(cfg, python=sys.executable):
     if cfg.payload > 0.0:
         argv += ['--payload', f'{cfg.payload:g}', '--payload-com',
                  *[f'{c:g}' for c in cfg.payload_com]]
-    return argv
+    return argv + [str(a) for a in cfg.board_arguments]
 
 
 def gravity_joints(model, share=0.3):

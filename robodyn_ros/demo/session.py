@@ -31,6 +31,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 
 from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
                     law_node, LOOP, node_commands, PLANNER)
@@ -180,8 +181,7 @@ class DemoSession:
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
         self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
-                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model); '
-                      f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
+                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model)')
         board = self._start_part(BOARD, board_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
                               'the board to serve', BOARD)
@@ -227,7 +227,7 @@ class DemoSession:
 
     def _start_probe(self):
         from ..nodes.demo_probe import start_probe
-        if self.cfg.soak <= 0.0:  # a soak would fill the disk: no recording
+        if self.cfg.soak <= 0.0 and self.cfg.record:  # a soak would fill the disk
             self.recorder = McapRecorder(os.path.join(self.out, 'recording.mcap'), metadata={
                 'robodyn_demo': {'robot': self.cfg.robot, 'payload_kg': self.cfg.payload,
                                  'rate_hz': self.cfg.rate,
@@ -267,7 +267,7 @@ class DemoSession:
                              os.path.join(self.out, 'logs', f'{node}.log'))
 
     # ------------------------------------------------------------------ one law
-    def run_law(self, law, waypoints):
+    def run_law(self, law, waypoints, window=None, watcher=None):
         """
         Run the goal under one law and return what happened.
 
@@ -277,6 +277,13 @@ class DemoSession:
             Control law (its controller must be configured).
         waypoints : numpy.ndarray
             (K, n) goal [rad or m].
+        window : float, optional
+            Record only this long from the plan's start [s] (default: to
+            the plan's end plus settling).
+        watcher : object, optional
+            Told ``watcher.tracking(plan)`` when the motion starts and
+            ``watcher.done()`` when the recorded window has ended (a
+            benchmark's probes).
 
         Returns
         -------
@@ -326,11 +333,18 @@ class DemoSession:
         group.wait_until(planned, 20.0, 'a planned trajectory', PLANNER)
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
-        self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan')
+        if window is not None:
+            end = min(end, plan.stamp + window)
+        self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan'
+                      + (f' for {end - plan.stamp:.1f} s' if window is not None else ''))
+        if watcher is not None:
+            watcher.tracking(plan)
         cpu0, wall0 = group.cpu_seconds(include_self='demo'), time.monotonic()
-        group.wait_until(lambda: time.time() > end + 0.1, plan.times[-1] + 30.0,
+        group.wait_until(lambda: time.time() > end + 0.1, end - time.time() + 30.0,
                          'the motion to end', name)
         cpu1, wall = group.cpu_seconds(include_self='demo'), time.monotonic() - wall0
+        if watcher is not None:
+            watcher.done()
         cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
         time.sleep(1.5)  # one more diagnostics period of the hardware interface
         run = self._evaluate(law, plan, end, lost0)
@@ -421,10 +435,15 @@ def run_demo(cfg, progress=None):
     if cfg.soak > 0.0:  # one law runs the soak; no idle controller next to it
         cfg.controllers = cfg.controllers[:1]
         cfg.mode = 'graph'  # the soak watches each process of the two-node graph
-    model = load_robot(cfg.robot)
     progress = progress or Progress()
+    with warnings.catch_warnings(record=True) as caught:  # shown after the first line
+        warnings.simplefilter('always')
+        model = load_robot(cfg.robot)  # an unknown robot stops here, before any folder
     session = DemoSession(cfg, model, progress)
-    progress(f'output folder: {session.out}')
+    # First line: the DDS domain (to find the graph with ros2 or another process).
+    progress(f'ROS_DOMAIN_ID={session.env["ROS_DOMAIN_ID"]}, output folder: {session.out}')
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     failure = None
     previous = {}
 
@@ -440,7 +459,7 @@ def run_demo(cfg, progress=None):
             result = run_soak(session, cfg.soak)
         else:
             session.start()
-            waypoints = demo_waypoints(model, session.home, short=cfg.short)
+            waypoints = demo_waypoints(session.model, session.home, short=cfg.short)
             for law in cfg.controllers:
                 session.runs.append(session.run_law(law, waypoints))
     except (PartFailed, RobodynError) as exc:

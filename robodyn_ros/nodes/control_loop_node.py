@@ -36,6 +36,11 @@ outside the loop; at the next cycle boundary the old law releases its
 command stream (the interface holds the arm) and the new one takes the
 claim after its first three commands.
 
+Timing since activation (``diagnostics`` values and ``timing_log`` at exit):
+the period between state reports as they arrive, the host's cycle from a
+report's arrival to its current frame sent (``compute_*``) and the law's
+share of it (``law_*``).
+
 Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
 (affinity), ``lock_memory`` (mlockall); see :mod:`robodyn_ros.realtime.hygiene`.
 """
@@ -112,6 +117,7 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._traj_sub = None
         self._latest = None
         self._out = None
+        self._law_ran = False
         self._publish_wake = threading.Event()
         self._publisher = None
         self._publishing = False
@@ -133,8 +139,11 @@ class ControlLoopNode(HardwareInterfaceNode):
                _NOT_HERE]
         # The law can change at run time here (between cycles, under the hold); friction
         # is compensated by the loop at the board rate, so the law's model leaves it out.
+        # Like the hardware interface, the loop waits for its lifecycle transitions (the
+        # launch files or an operator drive them): autostart is off unless asked for.
         law = [replace(s, read_only=False) if s.name == 'law' else
-               replace(s, default=False) if s.name == 'model_friction' else s for s in law]
+               replace(s, default=False) if s.name in ('model_friction', 'autostart')
+               else s for s in law]
         return board + law + loop_parameter_specs()
 
     def _on_parameter(self, changes):
@@ -209,14 +218,8 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     def _law_commands(self, sample):
         """Run the law on this cycle's sample (the I/O thread's command source)."""
-        now = time.monotonic()
-        try:
-            return self._law_cycle(sample, now)
-        finally:
-            if self.timing is not None:
-                out = self._out
-                self.timing.record(now, time.monotonic(),
-                                   out.law_time if out is not None else math.nan)
+        self._law_ran = True
+        return self._law_cycle(sample, time.monotonic())
 
     def _law_cycle(self, sample, now):
         if self._pending is not None:     # a new law: the old one releases, the hold covers
@@ -237,7 +240,14 @@ class ControlLoopNode(HardwareInterfaceNode):
         return [(out.torque, now, self._source)]
 
     def _publish_sample(self, sample):
-        """Hand the sample to the output thread (the loop never waits for DDS)."""
+        """Time the cycle; hand the sample to the output thread (it never waits for DDS)."""
+        if self._law_ran and self.timing is not None:
+            # The host's cycle: the report's arrival to the current frame sent (the
+            # I/O thread calls this listener after the frame went out).
+            out = self._out
+            self.timing.record(sample.host_time, time.monotonic(),
+                               out.law_time if out is not None else math.nan)
+        self._law_ran = False
         self._latest = sample
         self._count += 1
         if self._count % self._values['joint_states_decimation'] == 0:

@@ -65,7 +65,11 @@ class DynamicsClient:
 
     def __init__(self, context=None, namespace=''):
         name = f'dynamics_client_{os.getpid()}_{next(_COUNTER)}'
-        self._node = Node(name, namespace=namespace, context=context)
+        # A process started with "-r __node:=NAME" (launch files, the demo) would give this
+        # node its host's name too (two nodes of one name: "Publisher already registered");
+        # a node-local remap of its own name wins over the global one, topic remaps still apply.
+        self._node = Node(name, namespace=namespace, context=context,
+                          cli_args=['--ros-args', '-r', f'__node:={name}'])
         self._waiting = {}
         self._lock = threading.Lock()
         self._info = None

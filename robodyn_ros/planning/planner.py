@@ -326,7 +326,8 @@ class Planner:
         frame : str, optional
             Moving frame (default the end effector).
         **options
-            Passed to :func:`~.cartesian.cartesian_line`.
+            Passed to :func:`~.cartesian.cartesian_line` (``task_limits``,
+            a :class:`~.cartesian.CartesianLimits`, ``kind``, ``dt``, ...).
 
         Returns
         -------

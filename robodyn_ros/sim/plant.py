@@ -90,8 +90,12 @@ class Plant:
     friction : bool
         Apply the model's friction.
     smoothing_velocity : float, optional
-        Lower bound on the width of the smooth sign of the friction [rad/s]
-        (wider bands keep explicit integration stable); default 0.01.
+        Lower bound on the width of the smooth sign of the friction [rad/s].
+        Default (None): the model's own width (``Friction.smoothing_velocity``,
+        0.001 rad/s unless a parameter file says otherwise), so that a
+        controller whose model is the plant's compensates exactly the
+        plant's friction. A wider band is a friction mismatch between plant
+        and model, available for studies (seed 003's experiments use one).
     integrator : {'rk4', 'semi_implicit'}
         Classic Runge-Kutta (accurate; offline simulation) or semi-implicit
         Euler with the friction's velocity slope treated implicitly (one
@@ -100,7 +104,7 @@ class Plant:
     """
 
     def __init__(self, model, q0=None, qd0=None, dt=2.5e-4, friction=True,
-                 smoothing_velocity=0.01, integrator='rk4'):
+                 smoothing_velocity=None, integrator='rk4'):
         if not (math.isfinite(dt) and dt > 0.0):
             raise InputError('dt', f'must be a positive time step, got {dt}')
         if integrator not in ('rk4', 'semi_implicit'):
@@ -111,7 +115,8 @@ class Plant:
         self.friction = bool(friction)
         self._bridge = PinocchioBridge(model)
         self._tab = tables(model)
-        self._eps = np.maximum(self._tab.smoothing_velocity, smoothing_velocity)
+        own = self._tab.smoothing_velocity
+        self._eps = own if smoothing_velocity is None else np.maximum(own, smoothing_velocity)
         n = model.n
         self.q = np.zeros(n) if q0 is None else model.check_configuration(q0, 'q0').copy()
         self.qd = np.zeros(n) if qd0 is None else model.check_configuration(qd0, 'qd0').copy()

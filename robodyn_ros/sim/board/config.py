@@ -14,7 +14,7 @@
 
 """Options of the simulated board (``robodyn sim-board`` and its ``--config`` YAML)."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 import math
 
 from ...errors import InputError
@@ -145,6 +145,12 @@ class SimBoardConfig:
             Naming the option and the problem.
 
         """
+        self._check_types()
+        if not 0 <= self.port <= 65535:
+            raise InputError('port', f'must be in [0, 65535] (0: any free port), got {self.port}')
+        if not -1 <= self.control_port <= 65535:
+            raise InputError('control_port', 'must be in [-1, 65535] (0: any free port, -1: '
+                             f'no control channel), got {self.control_port}')
         if self.transport not in ('pty', 'udp'):
             raise InputError('transport', f"must be 'pty' or 'udp', got {self.transport!r}")
         if not (math.isfinite(self.rate) and 10.0 <= self.rate <= 20000.0):
@@ -173,3 +179,26 @@ class SimBoardConfig:
             version = ()
         if len(version) != 3 or not all(0 <= v <= 255 for v in version):
             raise InputError('firmware', f"must look like '1.2.3', got {self.firmware!r}")
+
+    def _check_types(self):
+        """Check each option's type against its default's (a YAML file can hold anything)."""
+        for f in fields(self):
+            value, default = getattr(self, f.name), f.default
+            if isinstance(f.default_factory, type(lambda: 0)):
+                default = f.default_factory()
+            if isinstance(default, bool):
+                ok, want = isinstance(value, bool), 'true or false'
+            elif isinstance(default, int):
+                ok, want = isinstance(value, int) and not isinstance(value, bool), 'an integer'
+            elif isinstance(default, float):
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+                want = 'a number'
+            elif isinstance(default, str):
+                ok, want = isinstance(value, str), 'a string'
+            else:
+                kind = str if f.name == 'faults' else (int, float)
+                ok = isinstance(value, (list, tuple)) and all(
+                    isinstance(v, kind) and not isinstance(v, bool) for v in value)
+                want = 'a list of strings' if f.name == 'faults' else 'a list of numbers'
+            if not ok:
+                raise InputError(f.name, f'must be {want}, got {value!r}')

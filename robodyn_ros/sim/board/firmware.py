@@ -113,6 +113,11 @@ class SimFirmware:
         self.overrun = False
         self.rx_errors = 0
         self.stale_commands = 0
+        #: Cycles run with the outputs on, and those of them that began without a new
+        #: set-point since the previous cycle (the host missed the cycle).
+        self.enabled_cycles = 0
+        self.missed_cycles = 0
+        self._fresh = False
         self.fault_events = []
         self.outputs_off_since_us = 0
         self._last_change_us = np.zeros(self.n, dtype=np.int64)
@@ -303,6 +308,7 @@ class SimFirmware:
         self.last_valid_us = self.time_us
         self.last_valid_wall = self.clock()
         self.applied_state_time_us = msg.state_time_us
+        self._fresh = True
         return True
 
     def _set_currents(self, msg):
@@ -327,6 +333,10 @@ class SimFirmware:
         """
         out = []
         self.time_us += self.period_us
+        if self.enabled:
+            self.enabled_cycles += 1
+            self.missed_cycles += not self._fresh
+        self._fresh = False
         if self.enabled and self.time_us - self.last_valid_us >= self.watchdog_us:
             out.append(self.latch(Fault.WATCHDOG, BOARD_WIDE,
                                   self.time_us - self.last_valid_us))
@@ -409,5 +419,6 @@ class SimFirmware:
             'counts': [int(c) for c in self.axes.true_counts()],
             'applied_state_time_us': self.applied_state_time_us,
             'rx_errors': self.rx_errors, 'stale_commands': self.stale_commands,
+            'enabled_cycles': self.enabled_cycles, 'missed_cycles': self.missed_cycles,
             'streaming': self.streaming,
         }

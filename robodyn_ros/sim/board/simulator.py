@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from .axes import SimAxes, without_load_friction
+from .axes import PlantSettings, SensorSettings, SimAxes, without_load_friction
 from .endpoints import PtyEndpoint, UdpEndpoint
 from .faults import ControlChannel, FaultInjector
 from .firmware import SimFirmware
@@ -79,10 +79,14 @@ class SimBoard:
         counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
         q0 = (model.home_configuration() if not config.q0
               else model.check_configuration(config.q0, 'q0'))
-        self.axes = SimAxes(self.model, 1.0 / config.rate, counts, config.current_time_constant,
-                            eff, _per_axis(config.backlash, n, 'backlash'),
-                            config.backlash_speed, config.encoder_noise, config.current_noise,
-                            config.brakes, config.friction_smoothing, q0, rng, config.substeps)
+        plant = PlantSettings(current_time_constant=config.current_time_constant,
+                              efficiency=eff, backlash=_per_axis(config.backlash, n, 'backlash'),
+                              backlash_speed=config.backlash_speed, brakes=config.brakes,
+                              friction_smoothing=config.friction_smoothing)
+        sensors = SensorSettings(encoder_counts=counts, encoder_noise=config.encoder_noise,
+                                 current_noise=config.current_noise)
+        self.axes = SimAxes(self.model, 1.0 / config.rate, plant, sensors, q0, rng,
+                            config.substeps)
         if config.max_current:
             rating = _per_axis(config.max_current, n, 'max_current')
         else:
@@ -182,7 +186,8 @@ class SimBoard:
             fw = self.firmware
             return {'ok': True, 'board_time_us': t, 'enabled': bool(fw.enabled),
                     'faults': int(fw.faults), 'q': [float(v) for v in self.axes.q],
-                    'qd': [float(v) for v in self.axes.qd]}
+                    'qd': [float(v) for v in self.axes.qd],
+                    'enabled_cycles': fw.enabled_cycles, 'missed_cycles': fw.missed_cycles}
         if cmd == 'inject':
             params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
             params = self.injector.inject(str(req.get('fault')), params, t)
