@@ -137,6 +137,7 @@ def test_inner_pd_matches_an_independent_integration(substeps):
         reports += [r for r in fw.tick() if isinstance(r, m.StateReport)]
         truth.append(fw.axes.q.copy())
     assert len(reports) == 300 and fw.enabled and fw.stale_commands == 0
+    assert fw.enabled_cycles == 300 and fw.missed_cycles == 297  # a frame is a set-point
     assert all(r.status & m.Status.IMPEDANCE and not r.faults for r in reports)
     expected = _reference(model, frames, 300, substeps)
     tol = 1.2 * h
