@@ -15,6 +15,8 @@
 
 """The simulated plant (Pinocchio forward dynamics with the plant's own friction)."""
 
+import os
+
 from dyn_models import random_dh_model
 import numpy as np
 import pytest
@@ -87,6 +89,39 @@ def test_bad_input():
         Plant(load_robot('ur5'), dt=0.0)
     with pytest.raises(InputError, match='integrator'):
         Plant(load_robot('ur5'), integrator='euler')
+
+
+@pytest.mark.parametrize('integrator', ['rk4', 'semi_implicit'])
+def test_advance_is_one_unchecked_step(integrator):
+    """advance(tau, h) moves the plant as step(tau, h) does; it leaves checks to finite()."""
+    model = load_robot('puma560')
+    stepped = Plant(model, q0=[0.2, -0.6, 0.7, 0.1, 0.4, -0.2], integrator=integrator)
+    advanced = Plant(model, q0=[0.2, -0.6, 0.7, 0.1, 0.4, -0.2], integrator=integrator)
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        tau = rng.normal(0.0, 10.0, 6)
+        stepped.step(tau, 2.5e-4)
+        advanced.advance(tau, 2.5e-4)
+    assert np.array_equal(stepped.q, advanced.q) and np.array_equal(stepped.qd, advanced.qd)
+    assert advanced.time == pytest.approx(50 * 2.5e-4) and advanced.finite()
+    advanced.qd[0] = np.nan
+    advanced.advance(np.zeros(6), 2.5e-4)  # no exception on the real-time path...
+    assert not advanced.finite()             # ... the caller checks
+    with pytest.raises(FloatingPointError):
+        stepped.qd[0] = np.nan
+        stepped.step(np.zeros(6), 2.5e-4)
+
+
+def test_continuous_joints_take_the_mapped_path():
+    """A continuous joint (cos, sin in Pinocchio) gives the same motion as our dynamics."""
+    model = load_robot(os.path.join(os.path.dirname(__file__), 'data', 'two_link.urdf.xacro'))
+    assert [j.kind for j in model.joints] == ['continuous']
+    plant = Plant(model, q0=[0.3], friction=False, dt=1e-4)
+    assert not plant._bridge.plain and Plant(load_robot('puma560'))._bridge.plain
+    for q in (0.3, 2.0, -2.5):
+        qd, tau = np.array([0.7]), np.array([0.4])
+        assert np.allclose(plant.acceleration(np.array([q]), qd, tau),
+                           forward_dynamics(model, [q], qd, tau, friction=False), atol=1e-9)
 
 
 def test_default_friction_is_the_models_own_definition():

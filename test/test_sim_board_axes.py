@@ -140,3 +140,40 @@ def test_without_load_friction_keeps_velocity_friction():
         j.friction.coulomb_pos for j in puma.joints]
     truth = load_robot('ma3000', params=TRUTH)
     assert truth.joints[0].friction.static_pos == 3.0
+
+
+def test_substeps_are_plant_steps_at_the_inner_period():
+    """Four sub-steps of a cycle: the current loop and the plant at h / 4, same as a Plant."""
+    model, ax = _axes(plant=PlantSettings(current_time_constant=0.002, friction_smoothing=0.01),
+                      substeps=4)
+    assert ax.inner_period == pytest.approx(H / 4)
+    plant = Plant(model, q0=[0.0, -1.5, 0.0], dt=H / 4, integrator='semi_implicit',
+                  smoothing_velocity=0.01)
+    gain = np.array([100 * 0.05, -150 * 0.06, 80 * 0.04])
+    alpha = 1 - math.exp(-H / 4 / 0.002)
+    current = np.zeros(3)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        ref = rng.normal(0.0, 1.0, 3)
+        ax.substep(ref)
+        current += (ref - current) * alpha
+        plant.step(gain * current, H / 4)
+    ax.check()
+    assert np.allclose(ax.current, current, atol=1e-12)
+    assert np.allclose(ax.q, plant.q, atol=1e-12) and np.allclose(ax.qd, plant.qd, atol=1e-12)
+    assert np.allclose(ax.motor_velocity(), np.array([100.0, -150.0, 80.0]) * ax.qd)
+    assert plant.time == pytest.approx(ax.plant.time)
+    for bad in (0, 2.5):
+        with pytest.raises(InputError, match='substeps'):
+            _axes(substeps=bad)
+
+
+def test_a_diverged_plant_is_reported_by_check():
+    """A non-finite state raises FloatingPointError at the check (once per cycle)."""
+    model, ax = _axes(substeps=2)
+    ax.plant.qd[1] = np.nan
+    ax.substep(np.zeros(3))
+    with pytest.raises(FloatingPointError):
+        ax.check()
+    with pytest.raises(FloatingPointError):
+        ax.step(np.zeros(3), True)

@@ -57,6 +57,9 @@ def add_parser(sub):
                         '-1: none)')
     p.add_argument('--rate', type=positive_float,
                    help='cycle rate [Hz], 10-20000 (default 1000)')
+    p.add_argument('--inner-rate', type=positive_float, metavar='HZ',
+                   help='impedance-mode PD and plant sub-step rate [Hz], 10-100000 (default '
+                        '4000; a whole number of sub-steps per cycle, rounded up)')
     p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
     p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
     p.add_argument('--current-time-constant', type=float, help='current loop [s]')

@@ -15,7 +15,8 @@
 """
 The simulated board's power stage, transmission and sensors around the plant.
 
-Per cycle of period ``h`` and per axis:
+Per step of length ``h`` (a board cycle in current mode; one inner period,
+a fraction ``1 / substeps`` of the cycle, in impedance mode) and per axis:
 
 * **current loop**: first order, ``i += (i_ref - i) (1 - exp(-h / tau_i))``;
   outputs off force ``i = 0``;
@@ -25,10 +26,12 @@ Per cycle of period ``h`` and per axis:
   the gap is closed in its direction, otherwise the motor crosses the gap
   at ``backlash_speed`` and the link gets no torque;
 * **plant**: :class:`robodyn_ros.sim.Plant` (Pinocchio forward dynamics with
-  the plant's own friction), one semi-implicit step per cycle; hard stops at
+  the plant's own friction), one semi-implicit step of ``h``; hard stops at
   the joint limits; with brakes, outputs off hold the joints still;
 * **encoder** on the motor: ``counts = round((q + g) N cpr / 2 pi)`` plus
-  Gaussian noise in counts; **current sensor** with Gaussian noise [A].
+  Gaussian noise in counts; **current sensor** with Gaussian noise [A];
+  **motor speed** ``N qd`` (an ideal speed sensor, the back-EMF the encoder
+  plausibility check also uses; the backlash gap crossing is not seen).
 
 The options are two frozen records, :class:`PlantSettings` (current loop to
 joint) and :class:`SensorSettings` (encoders and current sensors).
@@ -186,6 +189,8 @@ class SimAxes:
         Initial positions [rad or m].
     rng : numpy.random.Generator
         Noise source.
+    substeps : int
+        Inner steps per cycle (impedance mode, :meth:`substep`).
 
     Attributes
     ----------
@@ -199,20 +204,29 @@ class SimAxes:
     """
 
     def __init__(self, model, period, plant=PlantSettings(), sensors=SensorSettings(), q0=None,
-                 rng=None):
+                 rng=None, substeps=1):
         if not isinstance(plant, PlantSettings):
             raise InputError('plant', f'must be a PlantSettings, got {plant!r}')
         if not isinstance(sensors, SensorSettings):
             raise InputError('sensors', f'must be a SensorSettings, got {sensors!r}')
+        if not (isinstance(substeps, int) and substeps >= 1):
+            raise InputError('substeps', f'must be an integer >= 1, got {substeps!r}')
         self.plant_settings, self.sensor_settings = plant, sensors
         self.model = model
         self.n = n = model.n
         self.period = float(period)
+        self.substeps = substeps
+        self.inner_period = self.period / substeps
         self.axes = axis_parameters(model, plant.efficiency)
         counts = np.asarray(sensors.encoder_counts, dtype=np.int64).reshape(-1)
         self.encoder_counts = np.full(n, counts[0]) if counts.size == 1 else counts
-        self.alpha = 1.0 - math.exp(-self.period / plant.current_time_constant) if (
-            plant.current_time_constant > 0) else 1.0
+
+        def alpha(h):
+            tau_i = plant.current_time_constant
+            return 1.0 - math.exp(-h / tau_i) if tau_i > 0 else 1.0
+
+        self.alpha = alpha(self.period)
+        self.inner_alpha = alpha(self.inner_period)
         self.backlash = np.broadcast_to(np.asarray(plant.backlash, dtype=float), (n,)).copy()
         self.backlash_speed = plant.backlash_speed
         self.encoder_noise = sensors.encoder_noise
@@ -224,9 +238,11 @@ class SimAxes:
                            integrator='semi_implicit')
         self.current = np.zeros(n)
         self.gap = self.backlash / 2.0
+        self._has_backlash = bool(np.any(self.backlash))
         self.lower = model.lower_limits
         self.upper = model.upper_limits
         self.counts_per_unit = self.encoder_counts * self.axes.gear_ratio / (2.0 * math.pi)
+        self._torque_per_amp = self.axes.torque_per_amp  # eta N Kt, once
         self._frozen = self.true_counts()
 
     @property
@@ -243,21 +259,25 @@ class SimAxes:
         """Compute the encoder counts without noise, (n,) int."""
         return np.rint((self.plant.q + self.gap) * self.counts_per_unit).astype(np.int64)
 
-    def _backlash(self, tau):
-        """Return the transmitted torque and update the gap (joint side)."""
-        if not np.any(self.backlash):
+    def motor_velocity(self):
+        """Give the motor speeds the board measures, ``N qd``, (n,) [rad/s]."""
+        return self.axes.gear_ratio * self.plant.qd
+
+    def _backlash(self, tau, h):
+        """Return the transmitted torque and update the gap over ``h`` (joint side)."""
+        if not self._has_backlash:
             return tau
         half = self.backlash / 2.0
         target = np.where(tau > 0.0, half, np.where(tau < 0.0, -half, self.gap))
         closed = np.abs(self.gap - target) <= 1e-12
-        step = self.backlash_speed * self.period
+        step = self.backlash_speed * h
         self.gap = np.where(closed, self.gap,
                             self.gap + np.clip(target - self.gap, -step, step))
         return np.where(closed, tau, 0.0)
 
     def step(self, reference, outputs_on):
         """
-        Advance one cycle.
+        Advance one cycle (current mode).
 
         Parameters
         ----------
@@ -266,24 +286,52 @@ class SimAxes:
         outputs_on : bool
             Whether the power stage is enabled.
 
+        Raises
+        ------
+        FloatingPointError
+            If the plant's state is no longer finite.
+
         """
+        self._advance(reference, outputs_on, self.period, self.alpha)
+        self.check()
+
+    def substep(self, reference):
+        """
+        Advance one inner period with the outputs on (impedance mode).
+
+        The caller runs :attr:`substeps` of them per cycle, then :meth:`check`.
+
+        Parameters
+        ----------
+        reference : numpy.ndarray
+            Current set-points [A], (n,).
+
+        """
+        self._advance(reference, True, self.inner_period, self.inner_alpha)
+
+    def check(self):
+        """Raise FloatingPointError if the plant's state is no longer finite."""
+        if not self.plant.finite():
+            raise FloatingPointError('plant state diverged (check torques and time step)')
+
+    def _advance(self, reference, outputs_on, h, alpha):
+        plant = self.plant
         if outputs_on:
-            self.current += (reference - self.current) * self.alpha
+            self.current += (reference - self.current) * alpha
         else:
             self.current[:] = 0.0
         if not outputs_on and self.brakes:
-            self.plant.qd[:] = 0.0
-            self.plant.time += self.period
+            plant.qd[:] = 0.0
+            plant.time += h
             return
-        tau = self._backlash(self.axes.torque_per_amp * self.current)
-        self.plant.step(tau, self.period)
-        low = self.plant.q < self.lower
-        high = self.plant.q > self.upper
-        if np.any(low) or np.any(high):
-            self.plant.q = np.clip(self.plant.q, self.lower, self.upper)
-            self.plant.qd = np.where(low, np.maximum(self.plant.qd, 0.0),
-                                     np.where(high, np.minimum(self.plant.qd, 0.0),
-                                              self.plant.qd))
+        plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
+        q = plant.q
+        low = q < self.lower
+        high = q > self.upper
+        if low.any() or high.any():
+            plant.q = np.clip(q, self.lower, self.upper)
+            plant.qd = np.where(low, np.maximum(plant.qd, 0.0),
+                                np.where(high, np.minimum(plant.qd, 0.0), plant.qd))
 
     def encoder(self, stuck):
         """

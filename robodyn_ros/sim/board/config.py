@@ -42,7 +42,11 @@ class SimBoardConfig:
     control_port : int
         Control channel port on 127.0.0.1 (0: any; -1: no channel).
     rate : float
-        Cycle rate [Hz].
+        Cycle rate [Hz] (state reports, current-mode set-points, plant step
+        in current mode).
+    inner_rate : float
+        Rate of the impedance-mode PD and plant sub-steps [Hz]: a whole
+        number of sub-steps per cycle, ``ceil(inner_rate / rate)`` (at least 1).
     encoder_counts : list
         Counts per motor revolution (one value or one per axis).
     max_current : list
@@ -102,6 +106,7 @@ class SimBoardConfig:
     port: int = 0
     control_port: int = 0
     rate: float = 1000.0
+    inner_rate: float = 4000.0
     encoder_counts: list = field(default_factory=lambda: [4096])
     max_current: list = field(default_factory=list)
     current_time_constant: float = 5e-4
@@ -125,6 +130,11 @@ class SimBoardConfig:
     payload_com: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     payload_frame: str = ''
 
+    @property
+    def substeps(self):
+        """Inner periods per cycle, ``ceil(inner_rate / rate)``, at least 1 (int)."""
+        return max(1, math.ceil(self.inner_rate / self.rate - 1e-9))
+
     def check(self):
         """
         Validate the options.
@@ -145,6 +155,8 @@ class SimBoardConfig:
             raise InputError('transport', f"must be 'pty' or 'udp', got {self.transport!r}")
         if not (math.isfinite(self.rate) and 10.0 <= self.rate <= 20000.0):
             raise InputError('rate', f'must be in [10, 20000] Hz, got {self.rate}')
+        if not (math.isfinite(self.inner_rate) and 10.0 <= self.inner_rate <= 100000.0):
+            raise InputError('inner_rate', f'must be in [10, 100000] Hz, got {self.inner_rate}')
         if not 0.0 <= self.current_time_constant <= 1.0:
             raise InputError('current_time_constant', 'must be in [0, 1] s')
         for name in ('encoder_noise', 'current_noise', 'backlash_speed', 'max_runtime',

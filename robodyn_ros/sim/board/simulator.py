@@ -85,7 +85,8 @@ class SimBoard:
                               friction_smoothing=config.friction_smoothing)
         sensors = SensorSettings(encoder_counts=counts, encoder_noise=config.encoder_noise,
                                  current_noise=config.current_noise)
-        self.axes = SimAxes(self.model, 1.0 / config.rate, plant, sensors, q0, rng)
+        self.axes = SimAxes(self.model, 1.0 / config.rate, plant, sensors, q0, rng,
+                            config.substeps)
         if config.max_current:
             rating = _per_axis(config.max_current, n, 'max_current')
         else:
@@ -127,7 +128,8 @@ class SimBoard:
 
         """
         info = {'ready': True, 'robot': self.model.name, 'axes': self.model.n,
-                'rate': self.config.rate, 'transport': self.config.transport,
+                'rate': self.config.rate, 'inner_rate': self.config.rate * self.axes.substeps,
+                'transport': self.config.transport,
                 'control_port': self.control.port if self.control else None}
         if self.config.transport == 'pty':
             info.update(device=self.endpoint.device, link=self.endpoint.link)
