@@ -44,6 +44,8 @@ class ReferenceEstimator:
         self.sel = est.joints.copy()
         self.settle = est.settle_samples
         self.min_excitation = est.min_excitation
+        st = est.state[0]
+        self.window, self.freeze_below = float(st['window']), float(st['freeze_below'])
         rls = est.rls
         self.theta, self.p = float(rls.theta[0]), float(rls.covariance[0, 0])
         self.lam, self.max_var = rls.forgetting, rls.max_variance
@@ -60,6 +62,7 @@ class ReferenceEstimator:
         """Restart the filters, keep the estimate."""
         self.count = 0
         self.x = None
+        self.excitation, self.frozen = 0.0, False
 
     def update(self, q, tau):
         """Take positions now and the torque applied over the last sample."""
@@ -81,6 +84,14 @@ class ReferenceEstimator:
         qf, qdf = x[0, :n], x[1, :n]
         qddf = x[2, :n] if x.shape[0] > 2 else self.row @ x[:, :n] + self.b_last * q
         ym = self.payload.regressor(qf, qdf, qddf)[self.sel]
+        if not np.isfinite(ym).all():
+            return
+        # Excitation: windowed mean square of the inertial regressor rows; freeze below.
+        inertial = ym - self.payload.regressor(qf, qdf, np.zeros(n))[self.sel]
+        self.excitation += self.window * (float(inertial @ inertial) - self.excitation)
+        self.frozen = self.freeze_below > 0.0 and not self.excitation >= self.freeze_below ** 2
+        if self.frozen:
+            return
         if not float(np.abs(ym).max()) >= self.min_excitation:
             return
         psi = x[0, n:][self.sel] - self.payload.base.inverse_dynamics(qf, qdf, qddf)[self.sel]

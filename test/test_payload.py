@@ -129,7 +129,9 @@ def test_estimate_is_kept_through_a_fault_and_bounded():
     ctl = ComputedTorqueLME(model, 0.01, omega=10.0, estimator=settings)
     ctl.estimator.rls.theta[:] = 1.2
     ctl.fault('gap')
-    assert ctl.mass == 1.2 and ctl.estimates() == {'payload_mass': 1.2}
+    assert ctl.mass == 1.2 and ctl.estimates() == {'payload_mass': 1.2,
+                                                   'payload_excitation': 0.0,
+                                                   'payload_frozen': False}
     rng = np.random.default_rng(0)
     q = np.radians([0.0, -60.0, 20.0])
     for _ in range(50):

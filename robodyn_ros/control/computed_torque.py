@@ -281,13 +281,19 @@ class ComputedTorque(Controller):
         Returns
         -------
         dict
-            ``payload_mass`` [kg] with an estimator; ``vsst_output`` (n,)
-            [tuner units] and ``vsst_residual`` ``w - phi*`` (n,) with tuners.
+            With an estimator: ``payload_mass`` [kg], ``payload_excitation``
+            (the windowed RMS of the inertial part of its regressor) [N m/kg]
+            and ``payload_frozen`` (the estimate held for want of excitation:
+            its value is the one reached while the motion excited it); with
+            tuners: ``vsst_output`` (n,) [tuner units] and ``vsst_residual``
+            ``w - phi*`` (n,).
 
         """
         out = {}
         if self.estimator is not None:
             out['payload_mass'] = self.estimator.mass
+            out['payload_excitation'] = self.estimator.excitation
+            out['payload_frozen'] = self.estimator.frozen
         if self.tuner is not None:
             out['vsst_output'] = self.tuner.output
             out['vsst_residual'] = self.tuner.residual.copy()

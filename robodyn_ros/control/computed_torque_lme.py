@@ -61,7 +61,8 @@ class ComputedTorqueLME(ComputedTorque):
     """
 
     law = 'computed_torque_lme'
-    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints')
+    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints',
+                   'freeze_threshold')
     option_arguments = {'theta0': 'initial_mass', 'joints': 'estimator_joints',
                         'frame': 'payload_frame'}
 
@@ -78,7 +79,8 @@ class ComputedTorqueLME(ComputedTorque):
         part = PayloadEstimator(
             payload, self.period, initial=s.initial_mass, variance=s.variance,
             forgetting=s.forgetting, bounds=s.mass_bounds, joints=s.joints,
-            filter_coefficients=s.filter_coefficients, compiled=compiled)
+            filter_coefficients=s.filter_coefficients, freeze_threshold=s.freeze_threshold,
+            excitation_window=s.excitation_window, compiled=compiled)
         self.adapt = bool(adapt)
         self._attach_estimator(payload, part, self.adapt)
 
@@ -92,7 +94,7 @@ class ComputedTorqueLME(ComputedTorque):
                 raise InputError('payload_frame', f'no frame {frame!r} in {model.name} '
                                                   f'(frames: {", ".join(model.frame_names)})')
             settings['frame'] = frame
-        for key in ('initial_mass', 'forgetting'):
+        for key in ('initial_mass', 'forgetting', 'freeze_threshold'):
             if key in opts:
                 settings[key] = opts[key]
         if 'estimator_joints' in opts:
