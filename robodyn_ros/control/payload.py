@@ -36,7 +36,13 @@ on ``psi = tau - tau_0 = y_m m`` with every signal passed through the same
 state-variable filter (Appendix B): the measured positions give the filtered
 position, velocity and acceleration, and the applied torque (held constant
 over each sample) is filtered alike. Only the joints in ``joints`` feed the
-estimator; seed 003 uses the waist.
+estimator; seed 003 uses the waist, the default is the joints a payload
+loads with its weight (:func:`gravity_joints`).
+
+The estimate is held while the data do not excite it (:func:`excitation_step`):
+at rest, Coulomb friction carries part of the load and the torque no longer
+tells the payload's weight; the estimate reached while the arm moved is
+kept, and the excitation and whether the estimate is held are reported.
 
 The estimator owns a record (:func:`estimator_dtype`) that nests its filter's
 and its RLS's; one sample of it is :func:`estimator_sample`, in loop form
@@ -66,6 +72,9 @@ SKIPPED, UPDATED, FROZEN = 0, 1, 2
 #: The default state-variable filter, ``C(s) = (0.02 s + 1)^2`` (five times faster than
 #: seed 003's Appendix B filter, :data:`~.filters.SEED003_REALTIME`).
 FAST_FILTER = (0.0004, 0.04, 1.0)
+
+#: Share of the largest gravity sensitivity that makes a default estimating joint.
+GRAVITY_SHARE = 0.3
 
 #: Memory of seed 003's load estimator [s]: forgetting 0.98 per sample at its 121 Hz.
 SEED003_MEMORY = -1.0 / (121.0 * math.log(0.98))
@@ -169,6 +178,41 @@ class PayloadModel:
         payload = self._payload
         payload[0] = mass
         return self._gp(q, payload)
+
+
+def gravity_joints(payload, q=None, share=GRAVITY_SHARE):
+    """
+    Return the joints whose gravity torque the payload changes most: the default estimating joints.
+
+    A payload shows in the torque of a gravity-loaded joint at every speed,
+    at rest included; in a joint about a vertical axis (the waist) only
+    through its inertia, where an unmodelled torque of the joint (friction)
+    can outweigh it.
+
+    Parameters
+    ----------
+    payload : PayloadModel
+        The linear-in-mass model (frame and centre of mass of the payload).
+    q : array_like, optional
+        Configuration [rad or m]; default the model's home configuration.
+    share : float
+        Keep the joints whose sensitivity is at least this share of the
+        largest.
+
+    Returns
+    -------
+    list of int
+        Joint indices (0-based); every joint when no joint's gravity torque
+        depends on the payload in ``q``.
+
+    """
+    model = payload.model
+    q = model.home_configuration() if q is None else np.asarray(q, dtype=float)
+    zero = np.zeros(model.n)
+    sens = np.abs(payload.regressor(q, zero, zero))
+    if not sens.max() > 0.0:
+        return list(range(model.n))
+    return [int(j) for j in np.flatnonzero(sens >= share * sens.max())]
 
 
 @functools.lru_cache(maxsize=None)
@@ -339,7 +383,10 @@ class PayloadEstimatorSettings:
         Lower and upper bounds of the estimate [kg].
     joints : tuple of int or None
         Joints (0-based) whose torque equations feed the estimator; None
-        (the default): every joint (seed 003: the waist, 0).
+        (the default): the joints whose gravity torque the payload changes
+        most at the model's home configuration (:func:`gravity_joints`;
+        seed 003: the waist, 0, which a payload loads only through its
+        inertia).
     filter_coefficients : tuple of float
         State-variable filter ``C(s)``, highest power first, degree >= 2
         (coefficient of ``s^k`` in [s^k]); default ``(0.02 s + 1)^2``,
@@ -437,8 +484,8 @@ class PayloadEstimator:
     bounds : tuple of float
         Estimate bounds [kg].
     joints : sequence of int, optional
-        Joints whose torque equation feeds the estimator; default every
-        joint (seed 003: the waist, 0).
+        Joints whose torque equation feeds the estimator; default
+        :func:`gravity_joints` (seed 003: the waist, 0).
     filter_coefficients : sequence of float
         ``C(s)`` of the state-variable filter, highest power first, degree
         >= 2 (default :data:`FAST_FILTER`; seed 003 Appendix B: 0.01, 0.2,
@@ -481,7 +528,7 @@ class PayloadEstimator:
         self.payload = payload
         n = payload.model.n
         if joints is None:
-            joints = range(n)
+            joints = gravity_joints(payload)
         if forgetting is None:
             forgetting = math.exp(-float(period) / SEED003_MEMORY)
         self.joints = np.array(sorted({int(j) for j in joints}), dtype=int)
