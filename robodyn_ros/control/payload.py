@@ -231,7 +231,8 @@ def estimator_dtype(n, order):
     -------
     numpy.dtype
         Fields ``count`` (samples since the (re)start), ``settle`` (samples
-        without an update after it), ``min_excitation``, ``payload`` (``[m,
+        without an update after it), ``steps`` (periods since the last
+        sample, >= 1, set by the caller), ``min_excitation``, ``payload`` (``[m,
         cx, cy, cz]`` of the kernel calls), the estimating
         ``joints`` (their number ``n_joints``), the filter input ``u``, work
         rows, the excitation (``period`` [s], ``window`` weight of a sample,
@@ -243,7 +244,7 @@ def estimator_dtype(n, order):
     """
     cap = capacity(n)
     return np.dtype([('count', np.int64), ('settle', np.int64), ('n_joints', np.int64),
-                     ('min_excitation', np.float64), ('period', np.float64),
+                     ('steps', np.int64), ('min_excitation', np.float64), ('period', np.float64),
                      ('window', np.float64), ('freeze_below', np.float64),
                      ('excitation', np.float64), ('frozen', np.bool_),
                      ('payload', np.float64, (4,)), ('joints', np.int64, (cap,)),
@@ -255,7 +256,11 @@ def estimator_dtype(n, order):
 @jitable
 def estimator_sample(e, kernels, q, tau):
     """
-    Take one sample: positions ``q`` (n,) now, torque ``tau`` (n,) applied over the last sample.
+    Take one sample: positions ``q`` (n,) now, torque ``tau`` (n,) applied since the last one.
+
+    ``e['steps']`` periods have passed since the last sample (a loop that
+    missed samples): the filter advances that many periods, with the
+    positions interpolated linearly over them and the torque held.
 
     Returns ``UPDATED`` when the estimate took a step, ``FROZEN`` when the
     regressor does not excite it (see :func:`excitation_step`), else
@@ -274,14 +279,19 @@ def estimator_sample(e, kernels, q, tau):
         u[n + j] = tau[j]
     if count == 2:   # every channel at the steady state of its first value
         filter_start(f, u)
-    # Positions interpolated linearly over the sample, torques held (zero order).
+    # Positions interpolated linearly over the sample(s), torques held (zero order).
+    steps = max(e['steps'], 1)
+    work = e['work']
+    prev = work[4][:n]
     for j in range(n):
-        u[j] = q[j]
-    filter_advance(f, u)
+        prev[j] = u[j]
+    for i in range(1, steps + 1):
+        for j in range(n):
+            u[j] = prev[j] + (q[j] - prev[j]) * (i / steps)
+        filter_advance(f, u)
     if count <= e['settle'] + 2:
         return SKIPPED
     # Filtered position, velocity, acceleration (s^i q / C) and torque (tau / C).
-    work = e['work']
     qf, qdf, qddf = work[0][:n], work[1][:n], work[2][:n]
     for c in range(n):
         qf[c] = filter_output(f, 0, c, q[c])
@@ -338,7 +348,8 @@ def excitation_step(e, inertial, joints, m):
     for k in range(m):
         v = inertial[joints[k]]
         acc += v * v
-    e['excitation'] = e['excitation'] + e['window'] * (acc - e['excitation'])
+    weight = 1.0 - (1.0 - e['window']) ** max(e['steps'], 1)   # the window in time
+    e['excitation'] = e['excitation'] + weight * (acc - e['excitation'])
     limit = e['freeze_below']
     frozen = limit > 0.0 and not e['excitation'] >= limit * limit
     e['frozen'] = frozen
@@ -550,6 +561,7 @@ class PayloadEstimator:
         s['period'] = float(period)
         s['freeze_below'] = float(freeze_threshold)
         s['window'] = -np.expm1(-float(period) / float(excitation_window))
+        s['steps'] = 1
         s['n_joints'] = self.joints.size
         s['joints'][:self.joints.size] = self.joints
         # One filter, 2n channels: positions (linear hold) then torques (zero hold).
