@@ -233,3 +233,24 @@ def test_without_numba_or_c_kernels_the_same_numbers(env):
     assert got['kernels'] == ('numpy' if 'ROBODYN_CODEGEN_BACKEND' in env else 'codegen')
     assert np.allclose(got['tau'], tau, rtol=1e-9, atol=1e-9)
     assert np.allclose(got['mass'], mass, rtol=1e-9, atol=1e-12) and np.ptp(mass) > 0.0
+
+
+@pytest.mark.parametrize('cls, options', [
+    (MBVSST, {'estimator': Estimator(joints=(1, 2), initial_mass=0.5), 'ki': 3.0}),
+    (ComputedTorqueLME, {'omega': 20.0})])
+def test_missed_samples_advance_the_filters_by_the_time_passed(cls, options):
+    """A loop that misses samples: the filters advance by the periods passed, as the reference."""
+    model = load_robot('puma560')
+    ctl, ref_ctl = cls(model, 1e-3, **options), reference_of(cls(model, 1e-3, **options))
+    q, qd, qdd, qm, qdm = _motion(model, 1500, 4)
+    rng = np.random.default_rng(9)
+    k, taken = 0, []
+    while k < len(q):
+        ref = JointReference(q[k], qd[k], qdd[k])
+        tau_c, _ = ctl.step(k * 1e-3, qm[k], qdm[k], ref)
+        tau_r, _ = ref_ctl.step(k * 1e-3, qm[k], qdm[k], ref)
+        assert np.all(np.abs(tau_c - tau_r) <= 1e-9 * (np.abs(tau_r).max() + 1e-9)), k
+        taken.append(k)
+        k += int(rng.integers(1, 5))     # one to four periods to the next sample
+    assert ctl._law[0]['steps'] > 1 and ctl.estimator.rls.updates > 50
+    assert abs(ctl.mass - ref_ctl.mass) <= 1e-9 * (1.0 + abs(ref_ctl.mass))

@@ -42,7 +42,8 @@ def test_torque_is_ct_lme_plus_the_scaled_relay():
         u = mb.estimates()['vsst_output']
         assert np.all(np.abs(u) == 10.0)
         assert np.allclose(tau, tau_ct + mb.torque_scale * u)
-    assert set(mb.estimates()) == {'payload_mass', 'vsst_output', 'vsst_residual'}
+    assert set(mb.estimates()) == {'payload_mass', 'payload_excitation', 'payload_frozen',
+                                   'vsst_output', 'vsst_residual'}
 
 
 def test_limits_and_safe_outputs():

@@ -42,12 +42,19 @@ class ComputedTorqueLME(ComputedTorque):
         The controller's model without the payload.
     period : float
         Sample period [s].
-    kp, kd, omega, zeta, form, ki, compiled
-        As for :class:`~robodyn_ros.control.computed_torque.ComputedTorque`.
+    kp, kd : float or array_like
+        Gains [1/s^2, 1/s]; default seed 003's 1600 and 80, the outer loop
+        of all three of its laws (CT, CT+LME, MBVSST), so that CT+LME and
+        MBVSST differ by the tuners alone.
+    omega, zeta, form, ki, compiled
+        As for :class:`~robodyn_ros.control.computed_torque.ComputedTorque`
+        (``omega`` replaces the default gains).
     estimator : PayloadEstimatorSettings
         Where the payload is and how its mass is estimated (frame, centre of
-        mass, initial mass, forgetting, variance, bounds, joints, filter);
-        default seed 003's estimator on the waist equation, from 0 kg.
+        mass, initial mass, forgetting, variance, bounds, joints, filter,
+        freeze); default :class:`~robodyn_ros.control.payload.PayloadEstimatorSettings`
+        (seed 003's as the thesis ran it:
+        :data:`~robodyn_ros.control.payload.SEED003_ESTIMATOR`).
     adapt : bool
         Update the estimate (False freezes it at the initial mass).
     **kwargs
@@ -61,16 +68,21 @@ class ComputedTorqueLME(ComputedTorque):
     """
 
     law = 'computed_torque_lme'
-    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints')
+    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints',
+                   'freeze_threshold')
     option_arguments = {'theta0': 'initial_mass', 'joints': 'estimator_joints',
                         'frame': 'payload_frame'}
+    #: Without gains or omega in the options, seed 003's kp 1600, kd 80 (the defaults below).
+    default_omega = None
 
-    def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
+    def __init__(self, model, period, kp=1600.0, kd=80.0, *, omega=None, zeta=1.0,
                  form='tracking', ki=0.0, estimator=PayloadEstimatorSettings(), adapt=True,
                  compiled=True, **kwargs):
         if not isinstance(estimator, PayloadEstimatorSettings):
             raise InputError('estimator', f'must be a PayloadEstimatorSettings, got '
                                           f'{estimator!r}')
+        if omega is not None:
+            kp = kd = None
         super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
                          compiled=compiled, **kwargs)
         self.estimator_settings = s = estimator
@@ -78,7 +90,8 @@ class ComputedTorqueLME(ComputedTorque):
         part = PayloadEstimator(
             payload, self.period, initial=s.initial_mass, variance=s.variance,
             forgetting=s.forgetting, bounds=s.mass_bounds, joints=s.joints,
-            filter_coefficients=s.filter_coefficients, compiled=compiled)
+            filter_coefficients=s.filter_coefficients, freeze_threshold=s.freeze_threshold,
+            excitation_window=s.excitation_window, compiled=compiled)
         self.adapt = bool(adapt)
         self._attach_estimator(payload, part, self.adapt)
 
@@ -92,7 +105,7 @@ class ComputedTorqueLME(ComputedTorque):
                 raise InputError('payload_frame', f'no frame {frame!r} in {model.name} '
                                                   f'(frames: {", ".join(model.frame_names)})')
             settings['frame'] = frame
-        for key in ('initial_mass', 'forgetting'):
+        for key in ('initial_mass', 'forgetting', 'freeze_threshold'):
             if key in opts:
                 settings[key] = opts[key]
         if 'estimator_joints' in opts:

@@ -33,6 +33,8 @@ import sys
 import time
 import warnings
 
+import numpy as np
+
 from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
                     law_node, LOOP, node_commands, PLANNER)
 from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
@@ -66,8 +68,10 @@ class LawRun:
         after the start to the end of the plan [kg] (NaN for laws without
         one).
     payload_rest : float
-        Mean estimate over the last half second, at rest [kg]; Coulomb
-        friction then holds part of the load, so it reads low.
+        Mean estimate over the last half second, at rest [kg]: the value the
+        motion reached when the law holds it there (``payload_held``); an
+        estimate that is not held follows Coulomb friction, which then
+        carries part of the load, and reads low.
     states : RateStats
         joint_states arrivals in the window.
     commands : RateStats
@@ -82,6 +86,11 @@ class LawRun:
         Share of one core each part used during the run [%] (Linux).
     trace : dict
         Arrays for the plots.
+    payload_held : bool or None
+        Whether the law held its estimate (no excitation) through the last
+        half second (None: it does not report it).
+    payload_excitation : float
+        Its excitation at the end [N m/kg] (NaN: not reported).
 
     """
 
@@ -100,6 +109,8 @@ class LawRun:
     timing: dict = field(default_factory=dict)
     cpu: dict = field(default_factory=dict)
     trace: dict = field(default_factory=dict, repr=False)
+    payload_held: object = None
+    payload_excitation: float = float('nan')
 
 
 class Progress:
@@ -374,6 +385,10 @@ class DemoSession:
         err = tracking_errors(plan, st['stamp'], st['q'])
         t_rep, e_rep = log.reported_errors(law_node(self.cfg, law), plan.stamp, end)
         t_m, mass = log.payload_estimates(law_node(self.cfg, law), plan.stamp, end)
+        t_h, held = log.estimate_series(law_node(self.cfg, law), 'payload_frozen', plan.stamp,
+                                        end)
+        _, excitation = log.estimate_series(law_node(self.cfg, law), 'payload_excitation',
+                                            plan.stamp, end)
         hardware = hardware_node(self.cfg)
         diag = log.diagnostic('/' + hardware)
         values = dict(diag['values']) if diag else {}
@@ -389,6 +404,9 @@ class DemoSession:
             errors=error_stats(err, st['stamp']), reported=error_stats(e_rep, t_rep),
             payload=moving_median(t_m, mass, plan.stamp + 0.5, plan.end),
             payload_rest=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
+            payload_held=(bool(np.all(held[t_h >= t_h[-1] - 0.5] >= 0.5)) if len(held)
+                          else None),
+            payload_excitation=float(excitation[-1]) if len(excitation) else float('nan'),
             commands=rate_stats(log.commands(plan.stamp, end)),
             hardware=values, timing=timing,
             lost_frames=log.counter('/' + hardware, 'lost_frames') - lost0,

@@ -214,7 +214,8 @@ class ControlLoopNode(HardwareInterfaceNode):
             return [(None, now, old)]
         cycle = self.cycle
         cycle.take_state(sample.position, sample.velocity, now)
-        out = cycle.run(now, time.time())
+        # The law's time is the board's: a report the loop missed still counts as a period.
+        out = cycle.run(now, time.time(), sample.board_time_us * 1e-6)
         self._out = out
         if out.release:
             return [(None, now, self._source)]

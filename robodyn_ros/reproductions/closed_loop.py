@@ -19,6 +19,7 @@ Seed 001's perfect-model response, seed 002's sampling period on the DD Arm
 II, seed 003's controllers on the MA3000.
 """
 
+from dataclasses import replace
 import math
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy as np
 from ..control.computed_torque import ComputedTorque
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.mbvsst import MBVSST
-from ..control.payload import PayloadEstimatorSettings
+from ..control.payload import SEED003_ESTIMATOR
 from ..errors import InputError
 from ..friction.models import with_joint_friction, without_friction
 from ..model import load_robot
@@ -234,8 +235,9 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
                             f'{payload:g} kg payload, {conditions} conditions')
     extra = {} if relay_fraction is None else {'torque_scale': relay_fraction * np.array(
         model.effort_limits) / 10.0}
-    waist = PayloadEstimatorSettings(initial_mass=initial_mass)
-    every = PayloadEstimatorSettings(initial_mass=initial_mass, joints=(0, 1, 2))
+    # The thesis's estimator (waist equation, 0.98, Appendix B filter, never held).
+    waist = replace(SEED003_ESTIMATOR, initial_mass=initial_mass)
+    every = replace(SEED003_ESTIMATOR, initial_mass=initial_mass, joints=(0, 1, 2))
     controllers = [
         ('CT', ComputedTorque(model, h, 1600.0, 80.0)),
         ('CT+LME', ComputedTorqueLME(model, h, 1600.0, 80.0, estimator=waist)),
