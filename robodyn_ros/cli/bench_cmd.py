@@ -156,7 +156,7 @@ def _add_loop(benches):
     lp.add_argument('--cpus', type=int_at_least(0), nargs='+', metavar='CPU',
                     help='CPUs that thread may run on (default: any)')
     lp.add_argument('--lock-memory', action='store_true',
-                    help='lock the loop process\'s memory (mlockall)')
+                    help="lock the loop process's memory (mlockall)")
     lp.add_argument('--compare-graph', action='store_true',
                     help='then run the two-node graph with the same options (JSON: "graph")')
     lp.add_argument('--json', action='store_true', help='print JSON instead of tables')

@@ -59,8 +59,10 @@ from .controller_node import TRAJECTORY_QOS
 from .controller_params import parameter_specs as law_parameter_specs
 from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import WARN
-from .hardware_interface_node import HardwareInterfaceNode
+from .hardware_interface_node import (HardwareInterfaceNode, parameter_specs,
+                                      realtime_parameter_specs)
 from .law_status import LawStatus
+from .model_source import model_parameters
 from .params import ParamSpec
 from .runner import run_node
 from ..control.control_cycle import ControlCycle
@@ -123,7 +125,7 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
-        board = super()._parameter_specs()
+        board = model_parameters() + parameter_specs() + realtime_parameter_specs()
         names = {s.name for s in board}
         law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
                _NOT_HERE]
