@@ -47,7 +47,7 @@ from .planner import Plan, Planner, PlannerConfig, PROFILES
 from .point_to_point import point_to_point, PointToPointTrajectory
 from .profiles import KINDS, minimum_time, normalized_profile, Synchronisation, synchronise
 from .smoothing import smooth_time_optimal, SmoothResult
-from .time_optimal import time_optimal, TimeOptimalResult
+from .time_optimal import time_optimal, TimeOptimalResult, TimeOptimalSettings
 from .time_scaling import TimeScaledTrajectory, TimeScalingResult, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory, SampledTrajectory, Trajectory
 from .via_points import via_points, ViaPointTrajectory
@@ -55,6 +55,7 @@ from .via_points import via_points, ViaPointTrajectory
 __all__ = [
     'CartesianLimits', 'CartesianLineTrajectory', 'IkSolution', 'PathParameterizedTrajectory',
     'SmoothedPathTrajectory', 'SmoothResult', 'StaticTorqueError', 'TimeOptimalResult',
+    'TimeOptimalSettings',
     'smooth_time_optimal', 'time_optimal', 'InfeasibleError', 'KINDS', 'LimitError',
     'ModelEffortProvider', 'Payload', 'PiecewisePolynomialTrajectory', 'Plan', 'Planner',
     'PlannerConfig', 'PlanningError', 'PlanningLimits', 'PointToPointTrajectory', 'PROFILES',

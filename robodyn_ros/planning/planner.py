@@ -37,7 +37,7 @@ from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
 from .path_trajectory import PathParameterizedTrajectory
 from .profiles import KINDS
 from .smoothing import smooth_time_optimal
-from .time_optimal import time_optimal
+from .time_optimal import time_optimal, TimeOptimalSettings
 from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
 from .via_points import check_range, first_bad_rows, segment_peaks, via_points
@@ -466,10 +466,11 @@ class Planner:
                 and np.all(np.isfinite(self._limits.effort))):
             return None
         segments = len(getattr(traj, 'breaks', ())) - 1
-        res = time_optimal(traj, self._limits, provider, grid=cfg.optimal_grid,
-                           start_speed=start_speed,
+        settings = TimeOptimalSettings(grid=cfg.optimal_grid,
+                                       check_samples=max(2000, 4 * segments))
+        res = time_optimal(traj, self._limits, provider, start_speed=start_speed,
                            effort_limits=self._limits.effort * (1.0 - cfg.effort_reserve),
-                           check_samples=max(2000, 4 * segments), cancel=cancel)
+                           settings=settings, cancel=cancel)
         if cfg.time_parameterization == 'optimal_smooth' and start_speed == 0.0 and \
                 isinstance(res.trajectory, PathParameterizedTrajectory):
             smooth = smooth_time_optimal(res.trajectory, self._limits, provider,
