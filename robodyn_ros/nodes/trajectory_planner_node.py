@@ -66,7 +66,8 @@ from ..errors import RobodynError
 from ..planning.efforts import ModelEffortProvider, Payload
 from ..planning.errors import PlanningCancelled
 from ..planning.limits import estimate_acceleration_limits, PlanningLimits
-from ..planning.planner import Planner, PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
+from ..planning.planner import Planner
+from ..planning.planner_config import PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
 
 _STAMP = struct.Struct('<iI')
 #: QoS of joint_states: the newest sample only.
