@@ -78,7 +78,8 @@ def _planner():
     from ..model import load_robot
     from ..planning import PlanningLimits
     from ..planning.efforts import ModelEffortProvider
-    from ..planning.planner import Planner, PlannerConfig
+    from ..planning.planner import Planner
+    from ..planning.planner_config import PlannerConfig
     from ..planning.reachability import COMPILED
     model = load_robot('puma560')
     planner = Planner(PlanningLimits.from_model(model),

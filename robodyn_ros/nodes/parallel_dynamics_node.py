@@ -358,6 +358,11 @@ class ParallelDynamicsNode(Node):
         """Counters: requests, errors, busy, too_large, points, chunks, workers (dict)."""
         return self._status_values()
 
+    @property
+    def model(self):
+        """Model whose inverse dynamics the node serves (RobotModel)."""
+        return self._model
+
 
 def main(args=None):
     """
