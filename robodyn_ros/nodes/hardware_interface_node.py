@@ -173,6 +173,20 @@ def realtime_parameter_specs():
     ]
 
 
+def node_parameter_specs():
+    """
+    Every parameter the node declares: model source, board, real-time options.
+
+    Returns
+    -------
+    list of ParamSpec
+        :func:`~.model_source.model_parameters`, :func:`parameter_specs` and
+        :func:`realtime_parameter_specs`, in declaration order.
+
+    """
+    return model_parameters() + parameter_specs() + realtime_parameter_specs()
+
+
 class HardwareInterfaceNode(LifecycleNode):
     """
     Lifecycle node driving one motor driver board.
@@ -207,7 +221,7 @@ class HardwareInterfaceNode(LifecycleNode):
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
         """Return every parameter of the node (ParamSpec list)."""
-        return model_parameters() + parameter_specs() + realtime_parameter_specs()
+        return node_parameter_specs()
 
     def _on_parameter(self, changes):
         """Apply a set of run-time changes to the interface all at once (or none)."""
