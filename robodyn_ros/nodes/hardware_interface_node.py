@@ -111,10 +111,11 @@ def parameter_specs():
         ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
                   'or one per joint; unset: accept what the board reports)',
                   kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
-                  check=_positive_list('encoder_counts')),
+                  check=_positive_list('encoder_counts'), constraints='each > 0'),
         ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
                   '(one or one per joint; unset: 1)', kind=Parameter.Type.DOUBLE_ARRAY,
-                  read_only=True, check=_positive_list('transmission_efficiency')),
+                  read_only=True, check=_positive_list('transmission_efficiency'),
+                  constraints='each > 0'),
         ParamSpec('velocity_filter_bandwidth', 30.0, 'State-variable filter natural frequency '
                   '[Hz]', low=0.1, high=5000.0, read_only=True),
         ParamSpec('velocity_filter_damping', 1.0, 'State-variable filter damping ratio',
