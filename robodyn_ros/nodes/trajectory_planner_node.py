@@ -114,7 +114,8 @@ def parameter_specs():
     darr = Parameter.Type.DOUBLE_ARRAY
     return model_parameters() + [
         ParamSpec('joints', None, 'Planned joints, in goal order (unset: every model joint)',
-                  kind=Parameter.Type.STRING_ARRAY, read_only=True),
+                  kind=Parameter.Type.STRING_ARRAY, read_only=True,
+                  constraints='joints of the model'),
         ParamSpec('profile', 'spline', 'Profile: point-to-point kinds stop at each waypoint; '
                   'spline and ruckig pass through and may start moving',
                   choices=PROFILES),
@@ -145,7 +146,8 @@ def parameter_specs():
         ParamSpec('payload_mass', 0.0, 'Payload mass [kg]', low=0.0, high=1000.0),
         ParamSpec('payload_com', [0.0, 0.0, 0.0], 'Payload centre of mass in payload_frame [m]',
                   check=_com_check, constraints='3 values'),
-        ParamSpec('payload_frame', '', 'Frame carrying the payload (empty: the last link)'),
+        ParamSpec('payload_frame', '', 'Frame carrying the payload (empty: the last link)',
+                  constraints='a frame of the model'),
         ParamSpec('publish_efforts', True, 'Add feed-forward efforts to planned_trajectory'),
         ParamSpec('sample_period', 0.01, 'Spacing of the planned_trajectory points [s]',
                   low=0.001, high=1.0),
