@@ -27,7 +27,8 @@ between the marker comments ::
     ...
     <!-- params:NODE:end -->
 
-with the node's table and leaves everything around them alone. The model
+(each on a line of its own) with the node's table and leaves everything
+around them alone. The model
 source (``robot``, ``robot_params``, ``robot_description``) has a table of
 its own (``model_source``); the node tables leave it out where a node
 declares it unchanged, and ``control_loop``'s leaves out what it shares
@@ -68,7 +69,8 @@ _TYPE_NAMES = {'BOOL': 'bool', 'INTEGER': 'integer', 'DOUBLE': 'double', 'STRING
                'BYTE_ARRAY': 'byte[]', 'BOOL_ARRAY': 'bool[]', 'INTEGER_ARRAY': 'integer[]',
                'DOUBLE_ARRAY': 'double[]', 'STRING_ARRAY': 'string[]'}
 
-_MARKER = re.compile(r'<!-- params:([\w-]+):(begin|end) -->')
+#: A marker: a line of its own (a marker quoted in the text is not one).
+_MARKER = re.compile(r'^<!-- params:([\w-]+):(begin|end) -->[ \t]*$', re.MULTILINE)
 
 
 class ParamDocsError(RobodynError, ValueError):
@@ -398,11 +400,11 @@ def stale_tables(text, tables=None):
         return cache[node]
 
     rewrite(text, table)  # checks the markers
-    stale = []
-    for node in marked_nodes(text):
-        begin = f'<!-- params:{node}:begin -->'
-        end = f'<!-- params:{node}:end -->'
-        body = text[text.index(begin) + len(begin):text.index(end)]
-        if body != '\n' + table(node) + '\n':
+    stale, start = [], {}
+    for m in _MARKER.finditer(text):
+        node = m.group(1)
+        if m.group(2) == 'begin':
+            start[node] = m.end()
+        elif text[start[node]:m.start()] != '\n' + table(node) + '\n':
             stale.append(node)
     return stale
