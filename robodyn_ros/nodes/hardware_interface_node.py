@@ -175,16 +175,7 @@ def realtime_parameter_specs():
 
 
 def node_parameter_specs():
-    """
-    Every parameter the node declares: model source, board, real-time options.
-
-    Returns
-    -------
-    list of ParamSpec
-        :func:`~.model_source.model_parameters`, :func:`parameter_specs` and
-        :func:`realtime_parameter_specs`, in declaration order.
-
-    """
+    """Return every parameter the node declares (ParamSpec list): model, board, real time."""
     return model_parameters() + parameter_specs() + realtime_parameter_specs()
 
 

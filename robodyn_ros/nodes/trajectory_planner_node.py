@@ -74,6 +74,8 @@ STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 #: QoS of planned_trajectory: late joiners get the plan in force.
 PLAN_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
+#: Constraint text of the limit arrays (checked by :func:`_positive_array`).
+_POSITIVE = 'one value or one per joint, each > 0'
 
 
 def _positive_array(name, length=None):
@@ -89,10 +91,6 @@ def _positive_array(name, length=None):
             return f'{name} values must be finite and > 0, got {bad[0]}'
         return None
     return check
-
-
-#: Constraint text of the limit arrays (checked by :func:`_positive_array`).
-_POSITIVE = 'one value or one per joint, each > 0'
 
 
 def _com_check(value):
