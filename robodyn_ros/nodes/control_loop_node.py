@@ -59,10 +59,9 @@ from .controller_node import TRAJECTORY_QOS
 from .controller_params import parameter_specs as law_parameter_specs
 from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import WARN
-from .hardware_interface_node import (HardwareInterfaceNode, parameter_specs,
-                                      realtime_parameter_specs)
+from .hardware_interface_node import HardwareInterfaceNode
+from .hardware_interface_node import node_parameter_specs as board_parameter_specs
 from .law_status import LawStatus
-from .model_source import model_parameters
 from .params import ParamSpec
 from .runner import run_node
 from ..control.control_cycle import ControlCycle
@@ -96,6 +95,33 @@ def loop_parameter_specs():
     ]
 
 
+def node_parameter_specs():
+    """
+    Every parameter the node declares: the board's, the law's and the loop's.
+
+    Returns
+    -------
+    list of ParamSpec
+        The hardware interface's parameters
+        (:func:`~.hardware_interface_node.node_parameter_specs`), the
+        controller's law, safety and output parameters except those the
+        board decides (``rate``, ``joints``, ...), then
+        :func:`loop_parameter_specs`.
+
+    """
+    board = board_parameter_specs()
+    names = {s.name for s in board}
+    law = [s for s in law_parameter_specs() if s.name not in names and s.name not in _NOT_HERE]
+    # The law can change at run time here (between cycles, under the hold); friction
+    # is compensated by the loop at the board rate, so the law's model leaves it out.
+    # Like the hardware interface, the loop waits for its lifecycle transitions (the
+    # launch files or an operator drive them): autostart is off unless asked for.
+    law = [replace(s, read_only=False) if s.name == 'law' else
+           replace(s, default=False) if s.name in ('model_friction', 'autostart')
+           else s for s in law]
+    return board + law + loop_parameter_specs()
+
+
 class ControlLoopNode(HardwareInterfaceNode):
     """The board, the law and friction compensation in one loop (see the module docstring)."""
 
@@ -125,18 +151,8 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
-        board = model_parameters() + parameter_specs() + realtime_parameter_specs()
-        names = {s.name for s in board}
-        law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
-               _NOT_HERE]
-        # The law can change at run time here (between cycles, under the hold); friction
-        # is compensated by the loop at the board rate, so the law's model leaves it out.
-        # Like the hardware interface, the loop waits for its lifecycle transitions (the
-        # launch files or an operator drive them): autostart is off unless asked for.
-        law = [replace(s, read_only=False) if s.name == 'law' else
-               replace(s, default=False) if s.name in ('model_friction', 'autostart')
-               else s for s in law]
-        return board + law + loop_parameter_specs()
+        """Return every parameter of the node (ParamSpec list)."""
+        return node_parameter_specs()
 
     def _on_parameter(self, changes):
         hardware = {k: v for k, v in changes.items() if k not in _LIVE and k != 'law'}

@@ -37,6 +37,9 @@ from ..planning.efforts import Payload
 from ..planning.limits import estimate_acceleration_limits, PlanningLimits
 from ..planning.planner_config import PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
 
+#: Constraint text of the limit arrays (checked by :func:`_positive_array`).
+_POSITIVE = 'one value or one per joint, each > 0'
+
 
 def _positive_array(name, length=None):
     def check(value):
@@ -72,21 +75,22 @@ def parameter_specs():
     darr = Parameter.Type.DOUBLE_ARRAY
     return model_parameters() + [
         ParamSpec('joints', None, 'Planned joints, in goal order (unset: every model joint)',
-                  kind=Parameter.Type.STRING_ARRAY, read_only=True),
+                  kind=Parameter.Type.STRING_ARRAY, read_only=True,
+                  constraints='joints of the model'),
         ParamSpec('profile', 'spline', 'Profile: point-to-point kinds stop at each waypoint; '
                   'spline and ruckig pass through and may start moving',
                   choices=PROFILES),
         ParamSpec('max_velocity', None, 'Joint speed limits [rad/s or m/s], one value or one '
                   'per joint (unset: the model)', kind=darr,
-                  check=_positive_array('max_velocity')),
+                  check=_positive_array('max_velocity'), constraints=_POSITIVE),
         ParamSpec('max_acceleration', None, 'Joint acceleration limits [rad/s^2 or m/s^2] '
                   '(unset: the model, else effort / max inertia)', kind=darr,
-                  check=_positive_array('max_acceleration')),
+                  check=_positive_array('max_acceleration'), constraints=_POSITIVE),
         ParamSpec('max_jerk', None, 'Joint jerk limits [rad/s^3 or m/s^3] (unset: 10 x the '
                   'acceleration limit per second)', kind=darr,
-                  check=_positive_array('max_jerk')),
+                  check=_positive_array('max_jerk'), constraints=_POSITIVE),
         ParamSpec('effort_limits', None, 'Joint effort limits [N m or N] (unset: the model)',
-                  kind=darr, check=_positive_array('effort_limits')),
+                  kind=darr, check=_positive_array('effort_limits'), constraints=_POSITIVE),
         ParamSpec('velocity_scale', 1.0, 'Factor on the velocity limits', low=0.01, high=1.0),
         ParamSpec('acceleration_scale', 1.0, 'Factor on the acceleration and jerk limits',
                   low=0.01, high=1.0),
@@ -102,8 +106,9 @@ def parameter_specs():
         ParamSpec('friction', True, 'Include joint friction in the efforts'),
         ParamSpec('payload_mass', 0.0, 'Payload mass [kg]', low=0.0, high=1000.0),
         ParamSpec('payload_com', [0.0, 0.0, 0.0], 'Payload centre of mass in payload_frame [m]',
-                  check=_com_check),
-        ParamSpec('payload_frame', '', 'Frame carrying the payload (empty: the last link)'),
+                  check=_com_check, constraints='3 values'),
+        ParamSpec('payload_frame', '', 'Frame carrying the payload (empty: the last link)',
+                  constraints='a frame of the model'),
         ParamSpec('publish_efforts', True, 'Add feed-forward efforts to planned_trajectory'),
         ParamSpec('sample_period', 0.01, 'Spacing of the planned_trajectory points [s]',
                   low=0.001, high=1.0),
