@@ -22,6 +22,7 @@ from robodyn_ros.control.base import JointReference, Mode
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
+from robodyn_ros.control.payload import SEED003_MEMORY
 from robodyn_ros.dynamics import gravity_torques, inverse_dynamics
 from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.errors import InputError
@@ -68,14 +69,22 @@ def test_payload_model_is_one_kernel_call_per_quantity():
 
 
 def test_estimator_configuration_errors():
-    """Joints out of range and filters without an acceleration output are refused."""
+    """Joints out of range, settings of another payload and a negative settling are refused."""
     pm = PayloadModel(load_robot('ma3000'))
-    with pytest.raises(InputError):
-        PayloadEstimator(pm, 0.01, joints=(3,))
-    with pytest.raises(InputError):
-        PayloadEstimator(pm, 0.01, filter_coefficients=(0.1, 1.0))
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match='joints'):
+        PayloadEstimator(pm, 0.01, PayloadEstimatorSettings(joints=(3,)))
+    with pytest.raises(InputError, match='filter_coefficients'):
+        PayloadEstimator(pm, 0.01, PayloadEstimatorSettings(filter_coefficients=(0.1, 1.0)))
+    with pytest.raises(InputError, match='settle_time'):
         PayloadEstimator(pm, 0.01, settle_time=-1.0)
+    for other in ({'com': (0.0, 0.0, 0.1)}, {'frame': 'shoulder'}):
+        with pytest.raises(InputError, match='settings'):
+            PayloadEstimator(pm, 0.01, PayloadEstimatorSettings(**other))
+    with pytest.raises(InputError, match='settings'):
+        PayloadEstimator(pm, 0.01, {'joints': (0,)})
+    est = PayloadEstimator(pm, 0.01, PayloadEstimatorSettings(frame=pm.frame, initial_mass=1.0))
+    assert est.mass == 1.0 and math.isclose(
+        est.state[0]['rls']['forgetting'], math.exp(-0.01 / SEED003_MEMORY))
 
 
 def test_estimator_settings_are_checked_when_made():

@@ -230,8 +230,8 @@ def goal(model, home, seconds):
         (K, n) waypoints.
 
     """
-    from ..demo.goal import demo_waypoints
-    tour = demo_waypoints(model, home)
+    from ..planning.tour import tour_waypoints
+    tour = tour_waypoints(model, home)
     # A tour leg takes at least about 0.75 s at the demo's speed: enough legs for the time.
     legs = int(math.ceil(seconds / 0.75)) + 1
     return np.tile(tour, (int(math.ceil(legs / len(tour))), 1))

@@ -29,7 +29,9 @@ from .gains import ct_gains, max_joint_inertia, PidGains, triple_pole_pid
 from .mbvsst import MBVSST
 from .model_dynamics import ModelDynamics
 from .parameter_model import BaseParameterModel
-from .payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
+from .payload import PayloadEstimator
+from .payload_model import PayloadModel
+from .payload_settings import PayloadEstimatorSettings
 from .pid import PDGravity, PID
 from .rls import RecursiveLeastSquares
 from .self_tuning import ParameterEstimatorSettings, SelfTuningComputedTorque

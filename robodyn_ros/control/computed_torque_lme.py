@@ -22,13 +22,15 @@ thesis: the LME broadcasts the estimate to the joint controllers, which
 update M and Q; the rest is computed torque). The estimator is a part
 composed into :class:`~robodyn_ros.control.computed_torque.ComputedTorque`,
 whose one sample runs it; its settings are one record,
-:class:`~robodyn_ros.control.payload.PayloadEstimatorSettings`.
+:class:`~robodyn_ros.control.payload_settings.PayloadEstimatorSettings`.
 """
 
 import numpy as np
 
 from .computed_torque import ComputedTorque
-from .payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
+from .payload import PayloadEstimator
+from .payload_model import PayloadModel
+from .payload_settings import PayloadEstimatorSettings
 from ..errors import InputError
 
 
@@ -52,9 +54,9 @@ class ComputedTorqueLME(ComputedTorque):
     estimator : PayloadEstimatorSettings
         Where the payload is and how its mass is estimated (frame, centre of
         mass, initial mass, forgetting, variance, bounds, joints, filter,
-        freeze); default :class:`~robodyn_ros.control.payload.PayloadEstimatorSettings`
+        freeze); default :class:`~robodyn_ros.control.payload_settings.PayloadEstimatorSettings`
         (seed 003's as the thesis ran it:
-        :data:`~robodyn_ros.control.payload.SEED003_ESTIMATOR`).
+        :data:`~robodyn_ros.control.payload_settings.SEED003_ESTIMATOR`).
     adapt : bool
         Update the estimate (False freezes it at the initial mass).
     **kwargs
@@ -87,11 +89,7 @@ class ComputedTorqueLME(ComputedTorque):
                          compiled=compiled, **kwargs)
         self.estimator_settings = s = estimator
         payload = PayloadModel(model, s.frame, s.com, dynamics=self.dynamics)
-        part = PayloadEstimator(
-            payload, self.period, initial=s.initial_mass, variance=s.variance,
-            forgetting=s.forgetting, bounds=s.mass_bounds, joints=s.joints,
-            filter_coefficients=s.filter_coefficients, freeze_threshold=s.freeze_threshold,
-            excitation_window=s.excitation_window, compiled=compiled)
+        part = PayloadEstimator(payload, self.period, s, compiled=compiled)
         self.adapt = bool(adapt)
         self._attach_estimator(payload, part, self.adapt)
 

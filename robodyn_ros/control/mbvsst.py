@@ -25,10 +25,10 @@ DAC")::
 
 Defaults follow the thesis where they apply: CT gains ``Kp = 1600``, ``Kv =
 80`` (those of :class:`~.computed_torque_lme.ComputedTorqueLME` too); the
-load estimator's defaults (:class:`~.payload.PayloadEstimatorSettings`,
+load estimator's defaults (:class:`~.payload_settings.PayloadEstimatorSettings`,
 measured on the demo's arm: the gravity-loaded joints' equations, a ``(0.02
 s + 1)^2`` filter, the thesis's memory at the law's rate, held at rest;
-the thesis's own is :data:`~.payload.SEED003_ESTIMATOR`); the tuner's Appendix C
+the thesis's own is :data:`~.payload_settings.SEED003_ESTIMATOR`); the tuner's Appendix C
 parameters (:class:`~.vsst.SelfTunerSettings`: ``A = (s + 1)^2``, ``B = 1``,
 ``P = C = Cs = s + 1``, ``Q = 0``, ``R = 1``, initial variance 1e5,
 forgetting time 1000 s, output +-10 switched). The tuner's volts have no

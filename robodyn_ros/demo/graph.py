@@ -105,12 +105,13 @@ def gravity_joints(model, share=0.3):
     -------
     list of int
         Joint indices (0-based), for the payload estimator: a payload
-        shows in their torque even at rest, unlike the waist's (the
-        estimator's own default, :func:`~robodyn_ros.control.payload.gravity_joints`).
+        shows in their torque even at rest, unlike the waist's
+        (:func:`~robodyn_ros.control.payload_model.estimating_joints`, which
+        the simulated demo loop uses too).
 
     """
-    from ..control.payload import gravity_joints as payload_joints, PayloadModel
-    return payload_joints(PayloadModel(model, backend='numpy'), share=share)
+    from ..control.payload_model import estimating_joints
+    return estimating_joints(model, share=share)
 
 
 def node_commands(cfg, port, log_dir, python=sys.executable, model=None):

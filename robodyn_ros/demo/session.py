@@ -21,10 +21,10 @@ controller, then the hardware interface, send the goal, record until the
 motion has ended and settled, brake (hardware interface inactive) and
 deactivate the controller; stop everything; write the report, the plots
 and the recording. Any part that fails ends the run with its name, a clean
-shutdown of the others and a non-zero exit.
+shutdown of the others and a non-zero exit. What one law did is evaluated
+from the run's log into a :class:`~.law_run.LawRun` (:mod:`.law_run`).
 """
 
-from dataclasses import dataclass, field
 import datetime
 import json
 import os
@@ -33,11 +33,9 @@ import sys
 import time
 import warnings
 
-import numpy as np
-
 from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
                     law_node, LOOP, node_commands, PLANNER)
-from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
+from .law_run import evaluate_law, LawRun
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
 from .store import RunLog
@@ -45,73 +43,6 @@ from ..control.warm import warm_up
 from ..errors import RobodynError
 from ..friction.models import without_friction
 from ..ros_env import apply_ros_env_defaults
-
-
-@dataclass
-class LawRun:
-    """
-    What one control law did on the goal.
-
-    Attributes
-    ----------
-    law : str
-        Control law.
-    start, end : float
-        Recorded window [s, epoch]: the plan's start to its end plus settling.
-    plan_duration : float
-        Duration of the planned motion [s].
-    errors : ErrorStats
-        From joint_states against the plan (computed here).
-    reported : ErrorStats
-        From the controller's own ``tracking_error`` topic.
-    payload : float
-        Median payload estimate while the arm moves, from half a second
-        after the start to the end of the plan [kg] (NaN for laws without
-        one).
-    payload_rest : float
-        Mean estimate over the last half second, at rest [kg]: the value the
-        motion reached when the law holds it there (``payload_held``); an
-        estimate that is not held follows Coulomb friction, which then
-        carries part of the load, and reads low.
-    states : RateStats
-        joint_states arrivals in the window.
-    commands : RateStats
-        joint_commands arrivals in the window.
-    hardware : dict
-        The hardware interface's diagnostics at the end of the run.
-    lost_frames : int
-        Board frames lost during the run (hardware interface count).
-    timing : dict
-        The controller's loop statistics (its timing log).
-    cpu : dict
-        Share of one core each part used during the run [%] (Linux).
-    trace : dict
-        Arrays for the plots.
-    payload_held : bool or None
-        Whether the law held its estimate (no excitation) through the last
-        half second (None: it does not report it).
-    payload_excitation : float
-        Its excitation at the end [N m/kg] (NaN: not reported).
-
-    """
-
-    law: str
-    start: float
-    end: float
-    plan_duration: float
-    errors: object
-    reported: object
-    payload: float
-    payload_rest: float
-    states: object
-    commands: object
-    hardware: dict
-    lost_frames: int
-    timing: dict = field(default_factory=dict)
-    cpu: dict = field(default_factory=dict)
-    trace: dict = field(default_factory=dict, repr=False)
-    payload_held: object = None
-    payload_excitation: float = float('nan')
 
 
 class Progress:
@@ -371,7 +302,7 @@ class DemoSession:
             watcher.done()
         cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
         time.sleep(1.5)  # one more diagnostics period of the hardware interface
-        run = self._evaluate(law, plan, end, lost0)
+        run = evaluate_law(self.log, self.cfg, law, plan, end, lost0)
         if self.cfg.mode == 'one-process':
             self.progress(f'{law}: braking ({name} inactive)')
             self.transition(name, 'deactivate')
@@ -381,41 +312,6 @@ class DemoSession:
             self.transition(name, 'deactivate')
         run.cpu = cpu
         return run
-
-    def _evaluate(self, law, plan, end, lost0):
-        log = self.log
-        st = log.states(plan.stamp, end)
-        err = tracking_errors(plan, st['stamp'], st['q'])
-        t_rep, e_rep = log.reported_errors(law_node(self.cfg, law), plan.stamp, end)
-        t_m, mass = log.payload_estimates(law_node(self.cfg, law), plan.stamp, end)
-        t_h, held = log.estimate_series(law_node(self.cfg, law), 'payload_frozen', plan.stamp,
-                                        end)
-        _, excitation = log.estimate_series(law_node(self.cfg, law), 'payload_excitation',
-                                            plan.stamp, end)
-        hardware = hardware_node(self.cfg)
-        diag = log.diagnostic('/' + hardware)
-        values = dict(diag['values']) if diag else {}
-        timing = {}
-        if self.cfg.mode == 'one-process':   # the loop's timing since activation
-            for key, value in values.items():
-                try:
-                    timing[key] = float(value) if '.' in value or 'e' in value else int(value)
-                except (TypeError, ValueError):
-                    continue
-        return LawRun(
-            law=law, start=plan.stamp, end=end, plan_duration=float(plan.times[-1]),
-            errors=error_stats(err, st['stamp']), reported=error_stats(e_rep, t_rep),
-            payload=moving_median(t_m, mass, plan.stamp + 0.5, plan.end),
-            payload_rest=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
-            payload_held=(bool(np.all(held[t_h >= t_h[-1] - 0.5] >= 0.5)) if len(held)
-                          else None),
-            payload_excitation=float(excitation[-1]) if len(excitation) else float('nan'),
-            commands=rate_stats(log.commands(plan.stamp, end)),
-            hardware=values, timing=timing,
-            lost_frames=log.counter('/' + hardware, 'lost_frames') - lost0,
-            trace={'t': st['stamp'] - plan.stamp, 'q': st['q'],
-                   'q_ref': st['q'] + err if len(err) else err, 'error': err,
-                   'payload_t': t_m - plan.stamp, 'payload': mass})
 
     # ------------------------------------------------------------------ shutdown
     def stop(self):
@@ -510,3 +406,7 @@ def run_demo(cfg, progress=None):
         return write_soak(session, result, progress)
     write_outputs(session, progress)
     return 0
+
+
+__all__ = ['demo_environment', 'DemoSession', 'LawRun', 'output_folder', 'Progress',
+           'run_demo']

@@ -32,7 +32,9 @@ Trajectory planning (no rclpy): the Trajectory value and the planners built on i
   time-optimal motion along a path under torque limits (reachability
   analysis, friction and payload included) and its jerk-limited variant;
 * :mod:`.planner`, :mod:`.planner_config`: the pipeline the
-  ``trajectory_planner`` node runs and its settings.
+  ``trajectory_planner`` node runs and its settings;
+* :mod:`.tour`: a multi-waypoint tour inside the joint limits of any robot
+  (the demo's goal).
 """
 
 from .cartesian import cartesian_line, CartesianLimits, CartesianLineTrajectory
@@ -51,6 +53,7 @@ from .profiles import KINDS, minimum_time, normalized_profile, Synchronisation, 
 from .smoothing import smooth_time_optimal, SmoothResult
 from .time_optimal import time_optimal, TimeOptimalResult, TimeOptimalSettings
 from .time_scaling import TimeScaledTrajectory, TimeScalingResult, torque_limited_scaling
+from .tour import tour_waypoints
 from .trajectory import PiecewisePolynomialTrajectory, SampledTrajectory, Trajectory
 from .via_points import via_points, ViaPointTrajectory
 
@@ -66,5 +69,5 @@ __all__ = [
     'ViaPointTrajectory', 'cartesian_line', 'concatenate', 'estimate_acceleration_limits',
     'jerk_limited', 'minimum_time', 'normalized_profile', 'point_to_point',
     'quintic_linear_quintic', 'smooth_stop', 'solve_ik', 'stop_and_go', 'synchronise',
-    'three_five_three', 'torque_limited_scaling', 'via_points',
+    'three_five_three', 'torque_limited_scaling', 'tour_waypoints', 'via_points',
 ]

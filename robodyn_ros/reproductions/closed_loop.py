@@ -27,7 +27,7 @@ import numpy as np
 from ..control.computed_torque import ComputedTorque
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.mbvsst import MBVSST
-from ..control.payload import SEED003_ESTIMATOR
+from ..control.payload_settings import SEED003_ESTIMATOR
 from ..errors import InputError
 from ..friction.models import with_joint_friction, without_friction
 from ..model import load_robot

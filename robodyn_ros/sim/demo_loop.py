@@ -29,12 +29,13 @@ from run to run. :class:`DemoWorld` builds the same loop for
   positions (30 Hz, damping 1), the law on the model without friction
   (``model_friction: false``) and the hardware interface's friction
   compensation (0.02 rad/s band) added to the law's torque;
-* **goal**: the demo's waypoints (:func:`~robodyn_ros.demo.goal.demo_waypoints`)
+* **goal**: the demo's waypoints (:func:`~robodyn_ros.planning.tour.tour_waypoints`)
   planned by the package planner as the planner node plans them (spline,
   optimal timing, velocity scale 0.6, 10 ms samples), sampled by the
   controller's :class:`~robodyn_ros.control.reference.ReferenceSampler`;
 * **laws** as the demo graph configures them (the estimator on the
-  gravity-loaded joints, :func:`~robodyn_ros.demo.graph.gravity_joints`).
+  gravity-loaded joints,
+  :func:`~robodyn_ros.control.payload_model.estimating_joints`).
 
 A share of missed board reports (``missed``) imitates a loaded host: the
 law then runs on a random subset of the cycles (the newest report each
@@ -51,6 +52,7 @@ from .runner import Sensor, simulate
 from ..control.base import JointReference
 from ..control.factory import make_controller
 from ..control.filters import StateVariableFilter
+from ..control.payload_model import estimating_joints
 from ..control.reference import ReferenceSampler
 from ..errors import InputError
 from ..friction.compensation import FrictionCompensator
@@ -240,10 +242,10 @@ def demo_plan(model, home, velocity_scale=0.6, short=False):
         The planned motion and its 10 ms samples.
 
     """
-    from ..demo.goal import demo_waypoints
     from ..planning.efforts import ModelEffortProvider, Payload
     from ..planning.limits import estimate_acceleration_limits, PlanningLimits
     from ..planning.planner import Planner, PlannerConfig
+    from ..planning.tour import tour_waypoints
     names = model.joint_names
     acc = np.asarray(model.acceleration_limits, dtype=float)
     if not np.all(np.isfinite(acc)):
@@ -256,7 +258,7 @@ def demo_plan(model, home, velocity_scale=0.6, short=False):
                            time_parameterization='optimal')
     provider = ModelEffortProvider(model, names, Payload(0.0, (0.0, 0.0, 0.0), None, None),
                                    friction=True)
-    return Planner(limits, config, provider).plan(home, demo_waypoints(model, home, short))
+    return Planner(limits, config, provider).plan(home, tour_waypoints(model, home, short))
 
 
 @dataclass(frozen=True)
@@ -322,7 +324,6 @@ class DemoWorld:
     """
 
     def __init__(self, setup=DemoLoop()):
-        from ..demo.graph import gravity_joints
         self.setup = s = setup
         self.model = load_robot(s.robot)
         self.law_model = without_friction(self.model)
@@ -332,7 +333,7 @@ class DemoWorld:
         self.plan = demo_plan(self.model, self.home, s.velocity_scale, s.short)
         p = self.plan
         self._sampler = ReferenceSampler(p.times, p.positions, p.velocities, p.accelerations)
-        self.estimator_joints = gravity_joints(self.model)
+        self.estimator_joints = estimating_joints(self.model)
         gear = np.abs([j.actuator.gear_ratio for j in self.model.joints])
         counts = np.broadcast_to(np.asarray(s.sensors.encoder_counts), (self.model.n,))
         self.resolution = 2.0 * np.pi / (counts * gear)

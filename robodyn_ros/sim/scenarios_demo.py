@@ -31,7 +31,7 @@ from .scenario_base import ScenarioResult
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.filters import SEED003_REALTIME
 from ..control.mbvsst import MBVSST
-from ..control.payload import PayloadEstimatorSettings, SEED003_ESTIMATOR
+from ..control.payload_settings import PayloadEstimatorSettings, SEED003_ESTIMATOR
 
 #: Laws of the demo's comparison, in report order.
 DEMO_LAWS = (('CT', 'computed_torque'), ('CT+LME', 'computed_torque_lme'),

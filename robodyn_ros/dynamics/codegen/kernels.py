@@ -80,7 +80,7 @@ class Kernels:
       (the point mass of ``model.with_payload(m, c, frame=payload_frame)``).
       Every friction model is evaluated on the robot *without* the payload
       (its reactions and rigid torque), as the linear-in-mass payload model
-      of :mod:`robodyn_ros.control.payload` has it, so the torque is exactly
+      of :mod:`robodyn_ros.control.payload_model` has it, so the torque is exactly
       ``inverse_dynamics + m payload_torque(c)``; for a model without
       load-dependent (bearing, transmission) friction this is the inverse
       dynamics of the model carrying the payload;
