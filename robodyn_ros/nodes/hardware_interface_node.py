@@ -360,7 +360,7 @@ class HardwareInterfaceNode(LifecycleNode):
                                          on_transition=self._on_transition,
                                          thread_setup=self._thread_setup)
             self._model = model
-            identity = self._hw.configure()
+            self._hw.configure()
             self._setup_commands()
         except (RobodynError, OSError, TimeoutError, ValueError) as exc:
             self._release()
@@ -372,9 +372,7 @@ class HardwareInterfaceNode(LifecycleNode):
             self.get_logger().warning(f'joint {name!r} has no torque constant: driven as a '
                                       'unit torque axis (1 N m/A)')
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
-        fw = '.'.join(map(str, identity.firmware))
-        self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '
-                               f'{1.0 / identity.cycle_period:g} Hz; outputs off')
+        self.get_logger().info(f'{self._hw.driver.describe()}; outputs off')
         self._diag.update(OK, 'configured; outputs off')
         return TransitionCallbackReturn.SUCCESS
 
