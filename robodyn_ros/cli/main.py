@@ -36,6 +36,7 @@ COMMANDS = {
     'bench-planner': '..bench.planner',
     'schedule': '.schedule_cmd',
     'sim-board': '.sim_board_cmd',
+    'sim-drive': '.sim_drive_cmd',
     'identify': '.identify_cmd',
     'bench-board': '..bench.board',
     'demo': '.demo_cmd',

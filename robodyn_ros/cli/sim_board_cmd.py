@@ -22,6 +22,48 @@ import sys
 from ..errors import InputError
 
 
+def add_plant_options(p):
+    """
+    Add the options of the simulated plant (shared by ``sim-board`` and ``sim-drive``).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The sub-command's parser.
+
+    """
+    p.add_argument('--control-port', type=int,
+                   help='JSON control channel port on 127.0.0.1 (0: any, -1: none)')
+    p.add_argument('--rate', type=float, help='cycle rate [Hz] (default 1000)')
+    p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
+    p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
+    p.add_argument('--current-time-constant', type=float, help='current loop [s]')
+    p.add_argument('--efficiency', type=float, nargs='+', help='true transmission efficiency')
+    p.add_argument('--backlash', type=float, nargs='+', help='backlash width [rad]')
+    p.add_argument('--backlash-speed', type=float, help='gap crossing speed [rad/s]')
+    p.add_argument('--encoder-noise', type=float, help='encoder noise [counts]')
+    p.add_argument('--current-noise', type=float, help='current sensor noise [A]')
+    p.add_argument('--no-load-friction', dest='load_friction', action='store_const',
+                   const=False, help='drop the seed-004 load-dependent friction (faster)')
+    p.add_argument('--no-brakes', dest='brakes', action='store_const', const=False,
+                   help='let the joints move while the outputs are off')
+    p.add_argument('--friction-smoothing', type=float,
+                   help='lower bound of the plant friction zero-velocity band [rad/s]')
+    p.add_argument('--q0', type=float, nargs='+', help='initial positions [rad or m]')
+    p.add_argument('--seed', type=int, help='random seed')
+    p.add_argument('--firmware', help='reported firmware version (default 1.0.0)')
+    p.add_argument('--over-current-factor', type=float, help='trip level / limit')
+    p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
+                   help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
+    p.add_argument('--max-runtime', type=float, help='exit after this many seconds')
+    p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
+                   help='point mass carried by the plant, unknown to the host [kg]')
+    p.add_argument('--payload-com', dest='payload_com', type=float, nargs=3,
+                   metavar=('X', 'Y', 'Z'), help='payload position in its frame [m]')
+    p.add_argument('--payload-frame', dest='payload_frame',
+                   help='frame carrying the payload (default: the end effector)')
+
+
 def add_parser(sub):
     """
     Register the ``sim-board`` sub-command.
@@ -47,45 +89,16 @@ def add_parser(sub):
     p.add_argument('--link', help='symbolic link to the pty slave (updated on reconnect)')
     p.add_argument('--address', help='UDP address to bind (default 127.0.0.1)')
     p.add_argument('--port', type=int, help='UDP port (default 0: any free port)')
-    p.add_argument('--control-port', type=int,
-                   help='JSON control channel port on 127.0.0.1 (0: any, -1: none)')
-    p.add_argument('--rate', type=float, help='cycle rate [Hz] (default 1000)')
-    p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
-    p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
-    p.add_argument('--current-time-constant', type=float, help='current loop [s]')
-    p.add_argument('--efficiency', type=float, nargs='+', help='true transmission efficiency')
-    p.add_argument('--backlash', type=float, nargs='+', help='backlash width [rad]')
-    p.add_argument('--backlash-speed', type=float, help='gap crossing speed [rad/s]')
-    p.add_argument('--encoder-noise', type=float, help='encoder noise [counts]')
-    p.add_argument('--current-noise', type=float, help='current sensor noise [A]')
-    p.add_argument('--no-load-friction', dest='load_friction', action='store_const',
-                   const=False, help='drop the seed-004 load-dependent friction (faster)')
-    p.add_argument('--no-brakes', dest='brakes', action='store_const', const=False,
-                   help='let the joints move while the outputs are off')
-    p.add_argument('--friction-smoothing', type=float,
-                   help='lower bound of the plant friction zero-velocity band [rad/s]')
-    p.add_argument('--q0', type=float, nargs='+', help='initial positions [rad or m]')
-    p.add_argument('--seed', type=int, help='random seed')
-    p.add_argument('--firmware', help='reported firmware version (default 1.0.0)')
-    p.add_argument('--over-current-factor', type=float, help='trip level / limit')
+    add_plant_options(p)
     p.add_argument('--lockstep', action='store_const', const=True,
                    help='while enabled, advance a cycle as soon as the host answers (not '
                         'real time; deterministic host latency)')
     p.add_argument('--lockstep-timeout', type=float,
                    help='longest wait for the host in lockstep [s] (default 0.1)')
-    p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
-                   help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
-    p.add_argument('--max-runtime', type=float, help='exit after this many seconds')
-    p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
-                   help='point mass carried by the plant, unknown to the host [kg]')
-    p.add_argument('--payload-com', dest='payload_com', type=float, nargs=3,
-                   metavar=('X', 'Y', 'Z'), help='payload position in its frame [m]')
-    p.add_argument('--payload-frame', dest='payload_frame',
-                   help='frame carrying the payload (default: the end effector)')
     p.set_defaults(run=run)
 
 
-def board_config(args):
+def board_config(args, cls=None):
     """
     Merge the ``--config`` file and the command-line options.
 
@@ -93,6 +106,8 @@ def board_config(args):
     ----------
     args : argparse.Namespace
         Parsed arguments.
+    cls : type, optional
+        The options' class (default SimBoardConfig; SimDriveConfig for ``sim-drive``).
 
     Returns
     -------
@@ -106,7 +121,8 @@ def board_config(args):
 
     """
     from ..sim.board.config import SimBoardConfig
-    names = {f.name for f in fields(SimBoardConfig)}
+    cls = cls or SimBoardConfig
+    names = {f.name for f in fields(cls)}
     values = {}
     if args.config:
         import yaml
@@ -126,11 +142,11 @@ def board_config(args):
         if value is not None:
             values[name] = value
     for name in ('encoder_counts', 'max_current', 'efficiency', 'backlash', 'q0', 'faults',
-                 'payload_com'):
+                 'payload_com', 'node_ids'):
         if name in values and not isinstance(values[name], (list, tuple)):
             values[name] = [values[name]]
     try:
-        config = SimBoardConfig(**values)
+        config = cls(**values)
     except TypeError as exc:
         raise InputError('--config', str(exc)) from None
     config.check()

@@ -154,10 +154,15 @@ class SimAxes:
         ----------
         reference : numpy.ndarray
             Current set-points [A], (n,).
-        outputs_on : bool
-            Whether the power stage is enabled.
+        outputs_on : bool or numpy.ndarray
+            Whether the power stage is enabled: for all axes, or per axis
+            ((n,) bool; a drive set). With brakes, an axis whose stage is
+            off is held still.
 
         """
+        if np.ndim(outputs_on):
+            self._step_axes(reference, np.asarray(outputs_on, dtype=bool))
+            return
         if outputs_on:
             self.current += (reference - self.current) * self.alpha
         else:
@@ -168,6 +173,25 @@ class SimAxes:
             return
         tau = self._backlash(self.axes.torque_per_amp * self.current)
         self.plant.step(tau, self.period)
+        self._stops()
+
+    def _step_axes(self, reference, on):
+        """Advance one cycle with the power stage on or off per axis."""
+        self.current = np.where(on, self.current + (reference - self.current) * self.alpha, 0.0)
+        if self.brakes and not on.any():
+            self.plant.qd[:] = 0.0
+            self.plant.time += self.period
+            return
+        held = self.plant.q.copy()
+        tau = self._backlash(self.axes.torque_per_amp * self.current)
+        self.plant.step(tau, self.period)
+        if self.brakes:
+            self.plant.q = np.where(on, self.plant.q, held)
+            self.plant.qd = np.where(on, self.plant.qd, 0.0)
+        self._stops()
+
+    def _stops(self):
+        """Hard stops at the joint limits."""
         low = self.plant.q < self.lower
         high = self.plant.q > self.upper
         if np.any(low) or np.any(high):

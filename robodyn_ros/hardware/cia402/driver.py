@@ -1,0 +1,676 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A CiA 402 drive set in joint space: the hardware interface's second backend.
+
+:class:`Cia402Driver` is a :class:`~robodyn_ros.hardware.backend.DriveBackend`
+for one drive per joint (by node id) in cyclic synchronous torque:
+
+* :meth:`~Cia402Driver.connect`: open the bus (:mod:`.bus`), start the
+  host's heartbeat, configure and check every drive (:mod:`.configure`),
+  NMT operational; the drives stay in their power state (a Fault stays);
+* :meth:`~Cia402Driver.read`: one cycle (:mod:`.cycle`): SYNC, the TPDOs,
+  converted to a :class:`~robodyn_ros.hardware.sample.JointSample`
+  (position and velocity from the encoder increments and the gear ratio,
+  effort from the torque actual, acceleration from a state-variable
+  filter); a drive's lost heartbeat, a drive that left NMT operational or
+  a bus error raises :class:`~robodyn_ros.hardware.errors.TransportError`
+  (a lost link);
+* :meth:`~Cia402Driver.send_currents`: each joint's current set-point as
+  a target torque in per mille of the rated torque, in the RPDOs;
+* :meth:`~Cia402Driver.enable` / :meth:`~Cia402Driver.disable`: walk the
+  power state machine to Operation enabled (brakes released by the drive
+  once it holds torque) or back to Ready to switch on (brakes on);
+* :meth:`~Cia402Driver.clear_fault`: the explicit fault reset (rising edge
+  of controlword bit 7), refused while a drive stays in Fault.
+
+Faults: a drive in Fault (or Fault reaction active) or one whose EMCY came
+sets its joint's bit in ``sample.faults``; EMCYs stay latched until a fault
+reset. When one drive faults, the driver quick-stops the others at once
+(the drive set reacts as one board would).
+"""
+
+from collections import deque
+from dataclasses import dataclass
+import threading
+import time
+
+import can
+import canopen
+import numpy as np
+
+from . import EDS_PATH
+from . import objects as o
+from .bus import open_bus
+from .configure import configure_drive, start_drive
+from .cycle import PdoCycle
+from .errors import DriveConfigError, DriveRefused, DriveTimeout, where
+from .power_state import (DISABLE_VOLTAGE, ENABLE_OPERATION, FAULT_RESET, P, QUICK_STOP_COMMAND,
+                          SHUTDOWN, state_of, SWITCH_ON)
+from ..backend import DriveBackend
+from ..errors import TransportError
+from ..sample import JointSample, STATUS_CONFIGURED, STATUS_ENABLED
+from ..scaling import axis_parameters, JointScaling
+from ...control.filters import StateVariableFilter
+from ...errors import InputError
+
+#: Rated current assumed for a joint without a current limit [A].
+FALLBACK_CURRENT = 100.0
+
+
+@dataclass(frozen=True)
+class DriveSetIdentity:
+    """
+    What :meth:`Cia402Driver.connect` found.
+
+    Attributes
+    ----------
+    firmware : tuple of int
+        The first drive's software version as numbers (0 where not numeric).
+    axis_count : int
+        Drives.
+    cycle_period : float
+        SYNC period [s].
+    drives : tuple of DriveIdentity
+        Each drive.
+
+    """
+
+    firmware: tuple
+    axis_count: int
+    cycle_period: float
+    drives: tuple
+
+
+@dataclass
+class DriveLinkStats:
+    """
+    Link counters in the names the hardware interface reports.
+
+    Attributes
+    ----------
+    lost_frames : int
+        TPDOs missing in their window.
+    reordered_frames : int
+        TPDOs after their window.
+    crc_errors : int
+        CAN error frames.
+    message_errors : int
+        Bad frames (undecodable, wrong length).
+    reconnects : int
+        Reconnections after a lost link.
+    emcy : int
+        EMCY messages received.
+
+    """
+
+    lost_frames: int = 0
+    reordered_frames: int = 0
+    crc_errors: int = 0
+    message_errors: int = 0
+    reconnects: int = 0
+    emcy: int = 0
+
+
+@dataclass(frozen=True)
+class EmcyReport:
+    """
+    One EMCY message.
+
+    Attributes
+    ----------
+    axis : int
+        Joint index of the drive.
+    node_id : int
+        Its node id.
+    code, register : int
+        Error code and error register.
+    time : float
+        Host time [s, monotonic].
+
+    """
+
+    axis: int
+    node_id: int
+    code: int
+    register: int
+    time: float
+
+    def __str__(self):
+        return f'EMCY {o.emcy_description(self.code)}'
+
+
+def _per_joint(values, n, name, default):
+    arr = np.asarray(values if len(values) else default, dtype=float).reshape(-1)
+    if arr.size == 1:
+        arr = np.full(n, arr[0])
+    if arr.size != n:
+        raise InputError(name, f'expected one value or {n} values, got {arr.size}')
+    return arr
+
+
+class Cia402Driver(DriveBackend):
+    """
+    One CiA 402 drive per joint of a robot model (see the module docstring).
+
+    Parameters
+    ----------
+    model : RobotModel
+        The host's model (joint order = ``settings.node_ids`` order).
+    settings : Cia402Settings
+        Bus, node ids, timing, scaling.
+
+    """
+
+    kind = 'drive'
+
+    def __init__(self, model, settings):
+        settings.check(model.n)
+        self.model = model
+        self.settings = settings
+        n = model.n
+        self.axes = axis_parameters(model, settings.efficiency)
+        ax = self.axes
+        limit = np.where(np.isfinite(ax.current_limit), ax.current_limit, FALLBACK_CURRENT)
+        self.rated_torque = _per_joint(settings.rated_torque, n, 'rated_torque',
+                                       ax.torque_constant * limit)
+        self.rated_mnm = np.maximum(np.rint(self.rated_torque * 1e3), 1).astype(int)
+        permille = np.rint(1e3 * ax.torque_constant * limit / (self.rated_mnm * 1e-3))
+        self.max_permille = np.clip(permille, 1, 32767).astype(int)
+        self.current_limit = self.max_permille * 1e-3 * self.rated_mnm * 1e-3 / ax.torque_constant
+        self.filter = StateVariableFilter.velocity_estimator(
+            n, settings.velocity_bandwidth, settings.velocity_damping)
+        self.stats = DriveLinkStats()
+        self.fault_reports = deque(maxlen=32)
+        self.identity = None
+        self.scaling = None
+        self.last_sample = None
+        self.last_round_trip = None
+        self.skipped = 0
+        self.states = [None] * n
+        self.controlword = np.zeros(n, dtype=int)
+        self.network = None
+        self.bus = None
+        self.nodes = []
+        self.cycle = None
+        self._heartbeat_task = None
+        self._emcy = np.zeros(n, dtype=bool)
+        self._lock = threading.Lock()
+        self._last_sync = None
+        self._sent = False
+
+    def __repr__(self):
+        s = self.settings
+        return (f'Cia402Driver({self.model.name!r}, {s.interface}:{s.channel or "default"}, '
+                f'nodes {list(s.node_ids)})')
+
+    # ------------------------------------------------------------------ link
+    @property
+    def is_open(self):
+        """Whether the bus is open (bool)."""
+        return self.network is not None
+
+    def connect(self, timeout=None):
+        """
+        Open the bus, configure and check every drive, start the cycle.
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Longest wait for each drive's first answer [s] (default from
+            the settings).
+
+        Returns
+        -------
+        DriveSetIdentity
+            The drives found.
+
+        Raises
+        ------
+        TransportError, DriveTimeout, DriveRefused, DriveConfigError
+            The bus cannot be opened, a drive is silent, refuses a value or
+            keeps another one. Everything is closed again.
+
+        """
+        s = self.settings
+        if timeout is not None:
+            from dataclasses import replace
+            s = replace(s, connect_timeout=float(timeout))
+        names = self.model.joint_names
+        try:
+            self.bus = open_bus(s.interface, s.channel, s.bitrate, s.port)
+            network = canopen.Network(self.bus)
+            network.NOTIFIER_CYCLE = 0.1
+            eds = s.eds or EDS_PATH
+            self.nodes = []
+            for i, k in enumerate(s.node_ids):
+                node = canopen.RemoteNode(k, eds)
+                network.add_node(node)
+                node.emcy.add_callback(lambda e, i=i, k=k: self._on_emcy(i, k, e))
+                self.nodes.append(node)
+            network.connect()
+            self.network = network
+            self._heartbeat_task = network.send_periodic(
+                o.heartbeat_cob_id(s.master_id), bytes([o.NMT_OPERATIONAL]), s.heartbeat_period)
+            drives = tuple(configure_drive(node, names[i], s, self.rated_mnm[i],
+                                           self.max_permille[i],
+                                           self._expected_counts(i))
+                           for i, node in enumerate(self.nodes))
+            for i, node in enumerate(self.nodes):
+                start_drive(node, names[i], max(0.5, 4.0 * s.heartbeat_period))
+            self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.tpdo_window)
+        except (can.CanError, OSError) as exc:
+            self.close()
+            if isinstance(exc, TransportError):
+                raise
+            raise TransportError(f'CAN bus error at configure: {exc}') from None
+        except Exception:
+            self.close()
+            raise
+        counts = np.array([d.encoder_counts for d in drives], dtype=float)
+        self.scaling = JointScaling(self.axes, counts, self.current_limit.copy())
+        version = drives[0].software.split('.') if drives else []
+        firmware = tuple(int(v) if v.isdigit() else 0 for v in version[:3])
+        self.identity = DriveSetIdentity(firmware, len(drives), s.cycle_period, drives)
+        self._emcy[:] = False
+        self.controlword[:] = DISABLE_VOLTAGE
+        self.states = [None] * self.model.n
+        self.filter.reset()
+        self.last_sample = None
+        self._last_sync = None
+        return self.identity
+
+    def _expected_counts(self, i):
+        counts = self.settings.encoder_counts
+        if not counts:
+            return None
+        return int(counts[0] if len(counts) == 1 else counts[i])
+
+    def close(self):
+        """Quick-stop any drive still enabled (best effort), stop the heartbeat, close the bus."""
+        network = self.network
+        if network is not None and self.cycle is not None:
+            on = [i for i, st in enumerate(self.states)
+                  if st in (P.OPERATION_ENABLED, P.QUICK_STOP_ACTIVE)]
+            if on:
+                words = self.controlword.copy()
+                words[on] = QUICK_STOP_COMMAND
+                try:
+                    self.cycle.send(words, np.zeros(len(words), dtype=int))
+                except (can.CanError, OSError):
+                    pass
+        if self._heartbeat_task is not None:
+            try:
+                self._heartbeat_task.stop()
+            except (can.CanError, OSError):
+                pass
+            self._heartbeat_task = None
+        if self.cycle is not None:
+            self.cycle.close()
+            self.cycle = None
+        if network is not None:
+            try:
+                network.disconnect()
+            except (can.CanError, OSError, RuntimeError):
+                pass
+        elif self.bus is not None:
+            self.bus.shutdown()
+        self.network = None
+        self.bus = None
+
+    def _on_emcy(self, axis, node_id, entry):
+        """Latch an EMCY (from canopen's receive thread)."""
+        self.stats.emcy += 1
+        if entry.code == 0:      # error reset: the drive's own note that the cause is gone
+            return
+        self.fault_reports.append(EmcyReport(axis, node_id, entry.code, entry.register,
+                                             time.monotonic()))
+        self._emcy[axis] = True
+
+    def _check_link(self):
+        """Raise TransportError for a dead receive thread, a lost heartbeat or a stopped drive."""
+        network = self.network
+        if network is None:
+            raise TransportError('CAN bus closed')
+        notifier = network.notifier
+        if notifier is not None and notifier.exception is not None:
+            raise TransportError(f'CAN receive failed: {notifier.exception}')
+        now = time.time()
+        limit = self.settings.heartbeat_timeout
+        for i, node in enumerate(self.nodes):
+            stamp = node.nmt.timestamp
+            if stamp is None or now - stamp > limit:
+                age = 'never' if stamp is None else f'{(now - stamp) * 1e3:.0f} ms ago'
+                raise TransportError(f'heartbeat of {where(node.id, self.model.joint_names[i])} '
+                                     f'lost (last {age}, consumer time {limit * 1e3:.0f} ms)')
+            if node.nmt.state != 'OPERATIONAL':
+                raise TransportError(f'{where(node.id, self.model.joint_names[i])} left NMT '
+                                     f'operational ({node.nmt.state.lower()})')
+
+    def _exchange(self):
+        """One SYNC and its TPDOs; bus errors become TransportError."""
+        self._check_link()
+        try:
+            raw = self.cycle.exchange()
+        except (can.CanError, OSError) as exc:
+            raise TransportError(f'CAN bus error: {exc}') from None
+        self._sent = False
+        c, b = self.cycle.counters, self.bus.counters
+        st = self.stats
+        st.lost_frames, st.reordered_frames = c.missing_frames, c.late_frames
+        st.message_errors = c.bad_frames + b.bad_frames
+        st.crc_errors = b.error_frames
+        if raw is not None:
+            self.states = [state_of(int(w)) for w in raw[0]]
+            self.last_round_trip = (time.monotonic(),
+                                    self.cycle.complete_time - self.cycle.sync_time)
+        return raw
+
+    def _send(self, torques):
+        try:
+            self.cycle.send(self.controlword, torques)
+        except (can.CanError, OSError) as exc:
+            raise TransportError(f'CAN bus error: {exc}') from None
+        self._sent = True
+
+    # ------------------------------------------------------------------ cycle
+    def read(self, timeout):
+        """
+        Run one cycle's SYNC and TPDOs and convert them.
+
+        Parameters
+        ----------
+        timeout : float
+            Unused: the host paces the cycle (the wait is at most one period
+            plus the TPDO window) [s].
+
+        Returns
+        -------
+        JointSample or None
+            The drives' state, or None when a TPDO did not arrive in time.
+
+        Raises
+        ------
+        TransportError
+            A lost heartbeat, a drive out of NMT operational, a bus error.
+
+        """
+        raw = self._exchange()
+        if raw is None:
+            return None
+        sw, pos, vel, tq = raw
+        sc = self.scaling
+        ax = self.axes
+        q = sc.position(pos)
+        qd = vel * sc.rad_per_count
+        sync = self.cycle.sync_time
+        # The drives sample at each SYNC on their own clock: the nominal period, not the
+        # host's jitter (and the filter keeps its discretisation).
+        dt = self.settings.cycle_period if self._last_sync is not None else 0.0
+        self._last_sync = sync
+        _, _, qdd = self.filter.update(q, dt)
+        motor = tq * 1e-3 * self.rated_mnm * 1e-3
+        faults = self._faults()
+        if faults:
+            self._stop_others(faults)
+        status = STATUS_CONFIGURED
+        if all(st == P.OPERATION_ENABLED for st in self.states):
+            status |= STATUS_ENABLED
+        lat = self.cycle.latencies
+        latency = int(lat[-1] * 1e6) if lat else -1
+        sample = JointSample(int(sync * 1e6), self.cycle.complete_time, q, qd, qdd,
+                             motor * ax.efficiency * ax.gear_ratio,
+                             motor / ax.torque_constant, status, faults, latency, 0)
+        self.last_sample = sample
+        return sample
+
+    def _faults(self):
+        bits = 0
+        for i, st in enumerate(self.states):
+            if st in (P.FAULT, P.FAULT_REACTION_ACTIVE) or self._emcy[i]:
+                bits |= 1 << i
+        return bits
+
+    def _stop_others(self, faults):
+        """Quick-stop every enabled drive once another has faulted."""
+        on = [i for i, st in enumerate(self.states)
+              if st == P.OPERATION_ENABLED and not faults & (1 << i)
+              and self.controlword[i] != QUICK_STOP_COMMAND]
+        if on:
+            self.controlword[on] = QUICK_STOP_COMMAND
+            self._send(np.zeros(self.model.n, dtype=int))
+
+    def send_currents(self, sample, currents):
+        """
+        Send each joint's current set-point as a target torque.
+
+        Parameters
+        ----------
+        sample : JointSample
+            The sample they were computed from.
+        currents : numpy.ndarray
+            Motor currents [A], (n,) (limited by the caller).
+
+        Returns
+        -------
+        numpy.ndarray
+            The currents the sent per-mille values stand for [A].
+
+        """
+        ax = self.axes
+        amps = np.where(np.isfinite(currents), currents, 0.0)
+        permille = np.rint(1e3 * ax.torque_constant * amps / (self.rated_mnm * 1e-3))
+        permille = np.clip(permille, -self.max_permille, self.max_permille).astype(int)
+        self._send(permille)
+        return permille * 1e-3 * self.rated_mnm * 1e-3 / ax.torque_constant
+
+    def heartbeat(self):
+        """Check the link (the host's heartbeat runs by itself; no set-point is sent)."""
+        self._check_link()
+
+    # ------------------------------------------------------------------ power
+    def _walk(self, request, step, done, timeout=None):
+        """
+        Run cycles with zero torque, each drive given ``step(i, state)``, until ``done(states)``.
+
+        Raises
+        ------
+        DriveTimeout
+            Not done within the request timeout.
+
+        """
+        timeout = 10.0 * self.settings.request_timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        zero = np.zeros(self.model.n, dtype=int)
+        while True:
+            raw = self._exchange()
+            if raw is not None:
+                if done(self.states):
+                    self._send(zero)
+                    return
+                for i, st in enumerate(self.states):
+                    self.controlword[i] = step(i, st)
+                self._send(zero)
+            if time.monotonic() > deadline:
+                text = ', '.join(f'{where(k, self.model.joint_names[i])} '
+                                 f'{st.value if st else "unknown"}'
+                                 for i, (k, st) in enumerate(zip(self.settings.node_ids,
+                                                                 self.states)))
+                raise DriveTimeout(f'{request}: drives did not get there within '
+                                   f'{timeout:g} s ({text})')
+
+    def _refuse_faulted(self, request):
+        bad = [i for i, st in enumerate(self.states)
+               if st in (P.FAULT, P.FAULT_REACTION_ACTIVE) or self._emcy[i]]
+        if bad:
+            raise DriveRefused(f'{request} refused: ' + self.fault_text(
+                sum(1 << i for i in bad)) + '; reset the fault first')
+
+    def enable(self):
+        """
+        Walk every drive to Operation enabled.
+
+        Raises
+        ------
+        DriveRefused
+            A drive is in Fault.
+        DriveTimeout
+            A drive does not follow.
+
+        """
+        if self.states[0] is None:
+            self._exchange()
+        self._refuse_faulted('enable')
+
+        def step(i, st):
+            if st in (P.FAULT, P.FAULT_REACTION_ACTIVE):
+                self._refuse_faulted('enable')
+            if st == P.SWITCH_ON_DISABLED:
+                return SHUTDOWN
+            if st == P.READY_TO_SWITCH_ON:
+                return SWITCH_ON
+            if st == P.QUICK_STOP_ACTIVE:
+                return DISABLE_VOLTAGE
+            return ENABLE_OPERATION
+
+        self._walk('enable', step, lambda states: all(s == P.OPERATION_ENABLED for s in states))
+        self.controlword[:] = ENABLE_OPERATION
+
+    def disable(self):
+        """
+        Take every drive out of Operation enabled (Ready to switch on, brakes on).
+
+        Raises
+        ------
+        DriveTimeout
+            A drive stays enabled.
+
+        """
+        off = (P.READY_TO_SWITCH_ON, P.SWITCH_ON_DISABLED, P.FAULT, P.NOT_READY)
+
+        def step(i, st):
+            if st in (P.FAULT, P.FAULT_REACTION_ACTIVE, P.SWITCH_ON_DISABLED):
+                return self.controlword[i] if st != P.SWITCH_ON_DISABLED else DISABLE_VOLTAGE
+            return SHUTDOWN
+
+        self._walk('disable', step, lambda states: all(s in off for s in states))
+
+    def clear_fault(self):
+        """
+        Reset the faulted drives (rising edge of controlword bit 7).
+
+        Raises
+        ------
+        DriveRefused
+            A drive stays in Fault (its cause is still there).
+
+        """
+        if self.states[0] is None:
+            self._exchange()
+        faulted = [i for i, st in enumerate(self.states)
+                   if st in (P.FAULT, P.FAULT_REACTION_ACTIVE) or self._emcy[i]]
+        if not faulted:
+            return
+        text = self.fault_text(sum(1 << i for i in faulted))
+        for i in faulted:
+            self.controlword[i] = DISABLE_VOLTAGE
+        zero = np.zeros(self.model.n, dtype=int)
+        self._exchange()
+        self._send(zero)
+        for i in faulted:
+            self.controlword[i] = FAULT_RESET
+        try:
+            self._walk('fault reset', lambda i, st: self.controlword[i],
+                       lambda states: not any(states[i] in (P.FAULT, P.FAULT_REACTION_ACTIVE)
+                                              for i in faulted),
+                       timeout=max(0.2, 20 * self.settings.cycle_period))
+        except DriveTimeout:
+            raise DriveRefused(f'fault reset refused, the cause is still there: {text}') from None
+        finally:
+            for i in faulted:
+                self.controlword[i] = DISABLE_VOLTAGE
+        self._exchange()
+        self._send(zero)
+        self._emcy[faulted] = False
+
+    # ------------------------------------------------------------------ reporting
+    def fault_text(self, faults):
+        """
+        Describe the faulted drives, each with its newest EMCY.
+
+        Parameters
+        ----------
+        faults : int
+            One bit per joint.
+
+        Returns
+        -------
+        str
+            E.g. ``"drive fault: node 2 (joint 'j2'): EMCY 0x2310 continuous over-current"``.
+
+        """
+        parts = []
+        for i, k in enumerate(self.settings.node_ids):
+            if not faults & (1 << i):
+                continue
+            emcy = [r for r in self.fault_reports if r.axis == i]
+            st = self.states[i]
+            what = str(emcy[-1]) if emcy else (st.value if st else 'fault')
+            parts.append(f'node {k} (joint {self.model.joint_names[i]!r}): {what}')
+        return 'drive fault: ' + '; '.join(parts)
+
+    def describe(self):
+        """Describe the drive set in one line (str)."""
+        ident = self.identity
+        s = self.settings
+        if ident is None:
+            return 'CiA 402 drives not connected'
+        first = ident.drives[0]
+        return (f'{ident.axis_count} CiA 402 drives (nodes {", ".join(map(str, s.node_ids))}, '
+                f'{first.name!r} {first.software}) on {s.interface} at '
+                f'{s.bitrate / 1e3:g} kbit/s, SYNC {1.0 / s.cycle_period:g} Hz, cyclic '
+                'synchronous torque')
+
+    def health_values(self):
+        """
+        Return the drive set's own diagnostics values.
+
+        Returns
+        -------
+        dict
+            Power state per drive, EMCY count, cycle counters, bus load,
+            SYNC-to-RPDO latency percentiles [us].
+
+        """
+        out = {'drive_states': ','.join(st.value if st else '?' for st in self.states),
+               'emcy_received': self.stats.emcy}
+        cycle, bus = self.cycle, self.bus
+        if cycle is not None:
+            c = cycle.counters
+            lat = np.array(cycle.latencies) if cycle.latencies else None
+            out.update(sync_cycles=c.cycles, tpdo_missing=c.missing_frames,
+                       tpdo_late=c.late_frames, sync_overruns=c.overruns,
+                       latency_p50_us=f'{np.percentile(lat, 50) * 1e6:.0f}' if lat is not None
+                       else '', latency_p99_us=f'{np.percentile(lat, 99) * 1e6:.0f}'
+                       if lat is not None else '')
+        if bus is not None:
+            b = bus.counters
+            out.update(bus_bad_frames=b.bad_frames, bus_error_frames=b.error_frames,
+                       bus_paced=b.paced)
+        return out
+
+
+__all__ = ['Cia402Driver', 'DriveConfigError', 'DriveRefused', 'DriveSetIdentity',
+           'DriveTimeout']
