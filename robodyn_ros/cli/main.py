@@ -81,6 +81,7 @@ def main(argv=None):
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return int(args.run(args) or 0)
     except RobodynError as exc:

@@ -68,6 +68,10 @@ class DemoConfig:
         true state), as the fault campaign does.
     hardware_parameters : dict
         Extra parameters of the hardware interface (name to value).
+    hardware : {'board', 'cia402'}
+        The simulated hardware: the driver board over UDP, or one CiA 402
+        drive per joint over CAN (``udp_multicast`` in the demo's own
+        network namespace).
 
     """
 
@@ -88,6 +92,7 @@ class DemoConfig:
     domain_id: int = -1
     board_control: bool = False
     hardware_parameters: dict = field(default_factory=dict)
+    hardware: str = 'board'
 
     def check(self):
         """
@@ -107,6 +112,8 @@ class DemoConfig:
                                  f'{", ".join(LAWS)})')
         if len(set(self.controllers)) != len(self.controllers):
             raise InputError('--controller', 'each law at most once')
+        if self.hardware not in ('board', 'cia402'):
+            raise InputError('--hardware', f"must be 'board' or 'cia402', got {self.hardware!r}")
         if self.mode not in ('one-process', 'graph'):
             raise InputError('--mode', f"must be 'one-process' or 'graph', got {self.mode!r}")
         if not (math.isfinite(self.rate) and 50.0 <= self.rate <= 5000.0):

@@ -31,6 +31,7 @@ LOOP = 'control_loop'
 PLANNER = 'trajectory_planner'
 DYNAMICS = 'parallel_dynamics'
 BOARD = 'sim_board'
+DRIVES = 'sim_drive'
 
 
 def controller_name(law):
@@ -61,6 +62,45 @@ def _node(module, name, params, python):
 def robot_argument(robot):
     """Return the robot as the parts need it: a name, or an absolute path."""
     return os.path.abspath(robot) if os.path.exists(robot) else robot
+
+
+def plant_part(cfg):
+    """Return the name of the simulated hardware's part: the board or the drive set."""
+    return DRIVES if cfg.hardware == 'cia402' else BOARD
+
+
+def drive_command(cfg, python=sys.executable):
+    """
+    Return the simulated CiA 402 drive set's command line.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options.
+    python : str
+        Interpreter.
+
+    Returns
+    -------
+    list of str
+        ``robodyn sim-drive`` on ``udp_multicast`` (the demo runs in its own
+        network namespace) with the payload; the drives' cycle at the rate.
+
+    """
+    argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-drive', robot_argument(cfg.robot),
+            '--interface', 'udp_multicast', '--rate', f'{cfg.rate:g}',
+            '--control-port', '0' if cfg.board_control else '-1']
+    if not cfg.load_friction:
+        argv.append('--no-load-friction')
+    if cfg.payload > 0.0:
+        argv += ['--payload', f'{cfg.payload:g}', '--payload-com',
+                 *[f'{c:g}' for c in cfg.payload_com]]
+    return argv
+
+
+def plant_command(cfg, python=sys.executable):
+    """Return the simulated hardware's command line (board or drive set)."""
+    return drive_command(cfg, python) if cfg.hardware == 'cia402' else board_command(cfg, python)
 
 
 def board_command(cfg, python=sys.executable):
@@ -126,7 +166,7 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     cfg : DemoConfig
         The options.
     port : int
-        The board's UDP port.
+        The board's UDP port, or the drive set's ``udp_multicast`` port.
     log_dir : str
         Folder for the controllers' timing logs.
     python : str
@@ -142,10 +182,17 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     """
     robot = robot_argument(cfg.robot)
     estimator = ','.join(str(j) for j in gravity_joints(model)) if model is not None else ''
-    board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
-             # The board's watchdog: 0.1 s, as the graph shares two cores with everything
-             # else here (a trip ends the run: the outputs then stay off until a reset).
-             'watchdog_period': 0.1, **cfg.hardware_parameters}
+    if cfg.hardware == 'cia402':
+        # The drives' RPDO timeout and heartbeat consumer: generous, as the graph shares two
+        # cores with everything else here (a trip ends the run: outputs off until a reset).
+        board = {'robot': robot, 'backend': 'cia402', 'can_interface': 'udp_multicast',
+                 'can_port': int(port), 'sync_period': 1.0 / cfg.rate,
+                 'watchdog_period': 0.2, 'heartbeat_timeout': 1.0, **cfg.hardware_parameters}
+    else:
+        board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
+                 # The board's watchdog: 0.1 s, as the graph shares two cores with everything
+                 # else here (a trip ends the run: the outputs then stay off until a reset).
+                 'watchdog_period': 0.1, **cfg.hardware_parameters}
     law_params = {'model_friction': False,  # the board loop compensates friction
                   **({'estimator_joints': f'[{estimator}]'} if estimator else {})}
     others = [

@@ -32,8 +32,8 @@ import signal
 import sys
 import time
 
-from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
-                    law_node, LOOP, node_commands, PLANNER)
+from .graph import (controller_name, DYNAMICS, HARDWARE, hardware_node, law_node, LOOP,
+                    node_commands, plant_command, plant_part, PLANNER)
 from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
@@ -179,15 +179,20 @@ class DemoSession:
     def start(self):
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
-        self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
-                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model); '
+        link = ('CiA 402 drives on CAN (udp_multicast in network namespace '
+                f'{os.environ.get("ROBODYN_CAN_NAMESPACE", "?")})' if cfg.hardware == 'cia402'
+                else 'board on UDP 127.0.0.1')
+        self.progress(f'starting the simulated hardware ({cfg.robot}, {cfg.rate:g} Hz, {link}, '
+                      f'payload {cfg.payload:g} kg unknown to the model); '
                       f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
-        board = self._start_part(BOARD, board_command(cfg))
+        name = plant_part(cfg)
+        board = self._start_part(name, plant_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
-                              'the board to serve', BOARD)
-        port = board.json_line('ready')['port']
+                              'the simulated hardware to serve', name)
+        ready = board.json_line('ready')
+        port = ready['can_port'] if cfg.hardware == 'cia402' else ready['port']
         parts = node_commands(cfg, port, os.path.join(self.out, 'logs'), model=self.model)
-        self.progress(f'starting {", ".join(n for n, _ in parts)} (board on UDP port {port})')
+        self.progress(f'starting {", ".join(n for n, _ in parts)} ({name} on port {port})')
         for name, argv in parts:
             self._start_part(name, argv)
         self._start_probe()
@@ -201,7 +206,8 @@ class DemoSession:
         self.group.wait_until(lambda: probe.goal_subscribers() > 0, timeout,
                               'its planner/goal subscription', PLANNER)
         hardware = hardware_node(cfg)
-        self.progress(f'configuring {hardware} (identify and configure the board)')
+        self.progress(f'configuring {hardware} (identify and configure the '
+                      f'{"drives" if cfg.hardware == "cia402" else "board"})')
         self.transition(hardware, 'configure')
         self.group.wait_until(lambda: log.state_count() > 10, 10.0, 'joint_states',
                               hardware)

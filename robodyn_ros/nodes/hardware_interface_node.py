@@ -13,7 +13,12 @@
 # limitations under the License.
 
 """
-The ``hardware_interface`` lifecycle node: a motor driver board as a ROS 2 hardware component.
+The ``hardware_interface`` lifecycle node: the robot's hardware as a ROS 2 hardware component.
+
+The hardware is the package's motor driver board (``backend: board``) or a
+set of CANopen CiA 402 drives, one per joint (``backend: cia402``, see
+``docs/drives.md``); the lifecycle, the fault reaction and the friction
+compensation are the same for both.
 
 Transitions (as a ros2_control hardware component):
 
@@ -81,6 +86,58 @@ def _positive_list(name):
     return check
 
 
+def cia402_parameter_specs():
+    """
+    Parameters of the ``cia402`` backend.
+
+    Returns
+    -------
+    list of ParamSpec
+        Bus, node ids, timing and scaling of the drive set.
+
+    """
+    return [
+        ParamSpec('can_interface', 'socketcan', 'CAN bus of the cia402 backend: socketcan (a '
+                  'real interface), udp_multicast (tests and the demo, only inside a network '
+                  'namespace with nothing but loopback) or virtual (in-process)',
+                  choices=('socketcan', 'udp_multicast', 'virtual'), read_only=True),
+        ParamSpec('can_channel', '', 'CAN channel: the SocketCAN interface (empty: can0), '
+                  'the multicast group (empty: python-can\'s 239.74.163.2), or the virtual '
+                  'channel', read_only=True),
+        ParamSpec('can_port', 43113, 'UDP port of udp_multicast', low=1, high=65535,
+                  read_only=True),
+        ParamSpec('bitrate', 1000000, 'CAN bitrate [bit/s] (frames are paced at it; a real '
+                  'interface gets it from ip link)', low=10000, high=1000000, read_only=True),
+        ParamSpec('node_ids', None, 'CANopen node id of each joint\'s drive, in joint order '
+                  '(unset: 1, 2, ..., n)', kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
+                  check=_node_ids),
+        ParamSpec('sync_period', 0.002, 'SYNC period of the cia402 backend: the cycle [s]',
+                  low=0.0002, high=0.1, read_only=True),
+        ParamSpec('heartbeat_period', 0.1, 'Heartbeat producer time of the drives and of the '
+                  'host [s]', low=0.005, high=60.0, read_only=True),
+        ParamSpec('heartbeat_timeout', 0.5, 'Heartbeat consumer time, the host\'s for each '
+                  'drive and each drive\'s for the host: a silent drive is a lost link, a '
+                  'silent host quick-stops the drives [s]', low=0.01, high=60.0,
+                  read_only=True),
+        ParamSpec('master_node_id', 127, 'Node id of the host\'s own heartbeat', low=1,
+                  high=127, read_only=True),
+        ParamSpec('rated_torque', None, 'Motor rated torque written to 0x6076 (one or one per '
+                  'joint; unset: the motor torque at the actuator current limit) [N m]',
+                  kind=Parameter.Type.DOUBLE_ARRAY, read_only=True,
+                  check=_positive_list('rated_torque')),
+        ParamSpec('eds_file', '', 'The drives\' EDS file (empty: the package\'s generic CiA '
+                  '402 drive)', read_only=True),
+    ]
+
+
+def _node_ids(value):
+    if value is None:
+        return None
+    if any(not 1 <= v <= 127 for v in value) or len(set(value)) != len(value):
+        return 'node_ids must be distinct integers in [1, 127]'
+    return None
+
+
 def parameter_specs():
     """
     Parameters of the node (besides the model source).
@@ -95,6 +152,10 @@ def parameter_specs():
         ParamSpec('friction_params', '', 'Friction YAML (robodyn identify friction output) '
                   'replacing the model friction for compensation; empty: the model friction',
                   read_only=True),
+        ParamSpec('backend', 'board', 'The hardware: board (the package\'s motor driver '
+                  'board, transport/device/port) or cia402 (CANopen CiA 402 drives, one per '
+                  'joint, can_* and node_ids; see docs/drives.md)', choices=('board', 'cia402'),
+                  read_only=True),
         ParamSpec('transport', 'serial', 'Link to the board', choices=('serial', 'udp'),
                   read_only=True),
         ParamSpec('device', '', 'Serial device, or the pty link of the simulated board',
@@ -103,8 +164,9 @@ def parameter_specs():
                   read_only=True),
         ParamSpec('address', '127.0.0.1', 'Board IP address (udp)', read_only=True),
         ParamSpec('port', 5005, 'Board UDP port (udp)', low=1, high=65535, read_only=True),
-        ParamSpec('watchdog_period', 0.05, 'Board watchdog period [s]', low=0.002, high=10.0,
-                  read_only=True),
+        ParamSpec('watchdog_period', 0.05, 'Board watchdog period; with cia402 the drives\' '
+                  'RPDO timeout (RPDO1 event timer) [s]', low=0.002, high=10.0, read_only=True),
+        *cia402_parameter_specs(),
         ParamSpec('connect_timeout', 1.0, 'Identify timeout at configure [s]', low=0.01,
                   high=60.0, read_only=True),
         ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
@@ -176,7 +238,9 @@ class HardwareInterfaceNode(LifecycleNode):
         self._diag_timer = None
         super().__init__(self.NODE_NAME, **kwargs)
         self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
-        self._diag = Diagnostics(self, hardware_id='motor_driver_board',
+        hardware_id = 'cia402_drives' if self._values['backend'] == 'cia402' else \
+            'motor_driver_board'
+        self._diag = Diagnostics(self, hardware_id=hardware_id,
                                  period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
         self.create_service(Trigger, '~/reset_fault', self._on_reset_fault)
@@ -209,6 +273,25 @@ class HardwareInterfaceNode(LifecycleNode):
         runtime = InterfaceSettings(**{k: v[k] for k in RUNTIME},
                                     recover_period=v['reconnect_period'])
         return driver, runtime
+
+    def _cia402_driver(self, model):
+        """Build the CiA 402 drive set of ``model`` from the parameters."""
+        from ..hardware.cia402.driver import Cia402Driver
+        from ..hardware.cia402.settings import Cia402Settings
+        v = self._values
+        ids = tuple(int(k) for k in (v['node_ids'] or range(1, model.n + 1)))
+        settings = Cia402Settings(
+            node_ids=ids, interface=v['can_interface'], channel=v['can_channel'],
+            port=v['can_port'], bitrate=v['bitrate'], cycle_period=v['sync_period'],
+            watchdog_period=v['watchdog_period'], heartbeat_period=v['heartbeat_period'],
+            heartbeat_timeout=v['heartbeat_timeout'], master_id=v['master_node_id'],
+            connect_timeout=v['connect_timeout'],
+            rated_torque=tuple(v['rated_torque'] or ()),
+            encoder_counts=tuple(v['encoder_counts'] or ()),
+            efficiency=tuple(v['transmission_efficiency'] or (1.0,)),
+            velocity_bandwidth=v['velocity_filter_bandwidth'],
+            velocity_damping=v['velocity_filter_damping'], eds=v['eds_file'])
+        return Cia402Driver(model, settings)
 
     # ------------------------------------------------------------------ ROS I/O
     def _publish_sample(self, sample):
@@ -348,9 +431,13 @@ class HardwareInterfaceNode(LifecycleNode):
             model = load_model(self, v)
             friction_model = with_friction(model, v['friction_params']) if (
                 v['friction_params']) else model
-            transport = open_transport(v['transport'], v['device'], v['baud_rate'],
-                                       v['address'], v['port'])
             driver, runtime = self._settings()
+            backend = transport = None
+            if v['backend'] == 'cia402':
+                backend = self._cia402_driver(model)
+            else:
+                transport = open_transport(v['transport'], v['device'], v['baud_rate'],
+                                           v['address'], v['port'])
             self._names = tuple(model.joint_names)
             self._state_pub = self.create_publisher(JointState, 'joint_states', 10)
             self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
@@ -358,7 +445,7 @@ class HardwareInterfaceNode(LifecycleNode):
                                          on_health=self._on_health,
                                          dynamics_backend=v['dynamics_backend'],
                                          on_transition=self._on_transition,
-                                         thread_setup=self._thread_setup)
+                                         thread_setup=self._thread_setup, driver=backend)
             self._model = model
             self._hw.configure()
             self._setup_commands()

@@ -43,8 +43,6 @@ reset. When one drive faults, the driver quick-stops the others at once
 """
 
 from collections import deque
-from dataclasses import dataclass
-import threading
 import time
 
 import can
@@ -56,9 +54,10 @@ from . import objects as o
 from .bus import open_bus
 from .configure import configure_drive, start_drive
 from .cycle import PdoCycle
+from . import power
 from .errors import DriveConfigError, DriveRefused, DriveTimeout, where
-from .power_state import (DISABLE_VOLTAGE, ENABLE_OPERATION, FAULT_RESET, P, QUICK_STOP_COMMAND,
-                          SHUTDOWN, state_of, SWITCH_ON)
+from .power_state import DISABLE_VOLTAGE, P, QUICK_STOP_COMMAND, state_of
+from .records import DriveLinkStats, DriveSetIdentity, EmcyReport
 from ..backend import DriveBackend
 from ..errors import TransportError
 from ..sample import JointSample, STATUS_CONFIGURED, STATUS_ENABLED
@@ -68,88 +67,6 @@ from ...errors import InputError
 
 #: Rated current assumed for a joint without a current limit [A].
 FALLBACK_CURRENT = 100.0
-
-
-@dataclass(frozen=True)
-class DriveSetIdentity:
-    """
-    What :meth:`Cia402Driver.connect` found.
-
-    Attributes
-    ----------
-    firmware : tuple of int
-        The first drive's software version as numbers (0 where not numeric).
-    axis_count : int
-        Drives.
-    cycle_period : float
-        SYNC period [s].
-    drives : tuple of DriveIdentity
-        Each drive.
-
-    """
-
-    firmware: tuple
-    axis_count: int
-    cycle_period: float
-    drives: tuple
-
-
-@dataclass
-class DriveLinkStats:
-    """
-    Link counters in the names the hardware interface reports.
-
-    Attributes
-    ----------
-    lost_frames : int
-        TPDOs missing in their window.
-    reordered_frames : int
-        TPDOs after their window.
-    crc_errors : int
-        CAN error frames.
-    message_errors : int
-        Bad frames (undecodable, wrong length).
-    reconnects : int
-        Reconnections after a lost link.
-    emcy : int
-        EMCY messages received.
-
-    """
-
-    lost_frames: int = 0
-    reordered_frames: int = 0
-    crc_errors: int = 0
-    message_errors: int = 0
-    reconnects: int = 0
-    emcy: int = 0
-
-
-@dataclass(frozen=True)
-class EmcyReport:
-    """
-    One EMCY message.
-
-    Attributes
-    ----------
-    axis : int
-        Joint index of the drive.
-    node_id : int
-        Its node id.
-    code, register : int
-        Error code and error register.
-    time : float
-        Host time [s, monotonic].
-
-    """
-
-    axis: int
-    node_id: int
-    code: int
-    register: int
-    time: float
-
-    def __str__(self):
-        return f'EMCY {o.emcy_description(self.code)}'
 
 
 def _per_joint(values, n, name, default):
@@ -207,9 +124,7 @@ class Cia402Driver(DriveBackend):
         self.cycle = None
         self._heartbeat_task = None
         self._emcy = np.zeros(n, dtype=bool)
-        self._lock = threading.Lock()
         self._last_sync = None
-        self._sent = False
 
     def __repr__(self):
         s = self.settings
@@ -287,6 +202,9 @@ class Cia402Driver(DriveBackend):
         self._emcy[:] = False
         self.controlword[:] = DISABLE_VOLTAGE
         self.states = [None] * self.model.n
+        zero = np.zeros(self.model.n)       # warm the filter: no first-use stall in a cycle
+        self.filter.update(zero, 0.0)
+        self.filter.update(zero, s.cycle_period)
         self.filter.reset()
         self.last_sample = None
         self._last_sync = None
@@ -359,14 +277,13 @@ class Cia402Driver(DriveBackend):
                 raise TransportError(f'{where(node.id, self.model.joint_names[i])} left NMT '
                                      f'operational ({node.nmt.state.lower()})')
 
-    def _exchange(self):
-        """One SYNC and its TPDOs; bus errors become TransportError."""
+    def exchange(self):
+        """Run one SYNC and its TPDOs (raw values or None); bus errors become TransportError."""
         self._check_link()
         try:
             raw = self.cycle.exchange()
         except (can.CanError, OSError) as exc:
             raise TransportError(f'CAN bus error: {exc}') from None
-        self._sent = False
         c, b = self.cycle.counters, self.bus.counters
         st = self.stats
         st.lost_frames, st.reordered_frames = c.missing_frames, c.late_frames
@@ -378,12 +295,12 @@ class Cia402Driver(DriveBackend):
                                     self.cycle.complete_time - self.cycle.sync_time)
         return raw
 
-    def _send(self, torques):
+    def send_raw(self, torques):
+        """Send the RPDOs: the controlwords and target torques [per mille]."""
         try:
             self.cycle.send(self.controlword, torques)
         except (can.CanError, OSError) as exc:
             raise TransportError(f'CAN bus error: {exc}') from None
-        self._sent = True
 
     # ------------------------------------------------------------------ cycle
     def read(self, timeout):
@@ -407,7 +324,7 @@ class Cia402Driver(DriveBackend):
             A lost heartbeat, a drive out of NMT operational, a bus error.
 
         """
-        raw = self._exchange()
+        raw = self.exchange()
         if raw is None:
             return None
         sw, pos, vel, tq = raw
@@ -450,7 +367,7 @@ class Cia402Driver(DriveBackend):
               and self.controlword[i] != QUICK_STOP_COMMAND]
         if on:
             self.controlword[on] = QUICK_STOP_COMMAND
-            self._send(np.zeros(self.model.n, dtype=int))
+            self.send_raw(np.zeros(self.model.n, dtype=int))
 
     def send_currents(self, sample, currents):
         """
@@ -473,7 +390,7 @@ class Cia402Driver(DriveBackend):
         amps = np.where(np.isfinite(currents), currents, 0.0)
         permille = np.rint(1e3 * ax.torque_constant * amps / (self.rated_mnm * 1e-3))
         permille = np.clip(permille, -self.max_permille, self.max_permille).astype(int)
-        self._send(permille)
+        self.send_raw(permille)
         return permille * 1e-3 * self.rated_mnm * 1e-3 / ax.torque_constant
 
     def heartbeat(self):
@@ -481,46 +398,9 @@ class Cia402Driver(DriveBackend):
         self._check_link()
 
     # ------------------------------------------------------------------ power
-    def _walk(self, request, step, done, timeout=None):
-        """
-        Run cycles with zero torque, each drive given ``step(i, state)``, until ``done(states)``.
-
-        Raises
-        ------
-        DriveTimeout
-            Not done within the request timeout.
-
-        """
-        timeout = 10.0 * self.settings.request_timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        zero = np.zeros(self.model.n, dtype=int)
-        while True:
-            raw = self._exchange()
-            if raw is not None:
-                if done(self.states):
-                    self._send(zero)
-                    return
-                for i, st in enumerate(self.states):
-                    self.controlword[i] = step(i, st)
-                self._send(zero)
-            if time.monotonic() > deadline:
-                text = ', '.join(f'{where(k, self.model.joint_names[i])} '
-                                 f'{st.value if st else "unknown"}'
-                                 for i, (k, st) in enumerate(zip(self.settings.node_ids,
-                                                                 self.states)))
-                raise DriveTimeout(f'{request}: drives did not get there within '
-                                   f'{timeout:g} s ({text})')
-
-    def _refuse_faulted(self, request):
-        bad = [i for i, st in enumerate(self.states)
-               if st in (P.FAULT, P.FAULT_REACTION_ACTIVE) or self._emcy[i]]
-        if bad:
-            raise DriveRefused(f'{request} refused: ' + self.fault_text(
-                sum(1 << i for i in bad)) + '; reset the fault first')
-
     def enable(self):
         """
-        Walk every drive to Operation enabled.
+        Walk every drive to Operation enabled (see :func:`.power.enable`).
 
         Raises
         ------
@@ -530,80 +410,24 @@ class Cia402Driver(DriveBackend):
             A drive does not follow.
 
         """
-        if self.states[0] is None:
-            self._exchange()
-        self._refuse_faulted('enable')
-
-        def step(i, st):
-            if st in (P.FAULT, P.FAULT_REACTION_ACTIVE):
-                self._refuse_faulted('enable')
-            if st == P.SWITCH_ON_DISABLED:
-                return SHUTDOWN
-            if st == P.READY_TO_SWITCH_ON:
-                return SWITCH_ON
-            if st == P.QUICK_STOP_ACTIVE:
-                return DISABLE_VOLTAGE
-            return ENABLE_OPERATION
-
-        self._walk('enable', step, lambda states: all(s == P.OPERATION_ENABLED for s in states))
-        self.controlword[:] = ENABLE_OPERATION
+        power.enable(self)
 
     def disable(self):
-        """
-        Take every drive out of Operation enabled (Ready to switch on, brakes on).
-
-        Raises
-        ------
-        DriveTimeout
-            A drive stays enabled.
-
-        """
-        off = (P.READY_TO_SWITCH_ON, P.SWITCH_ON_DISABLED, P.FAULT, P.NOT_READY)
-
-        def step(i, st):
-            if st in (P.FAULT, P.FAULT_REACTION_ACTIVE, P.SWITCH_ON_DISABLED):
-                return self.controlword[i] if st != P.SWITCH_ON_DISABLED else DISABLE_VOLTAGE
-            return SHUTDOWN
-
-        self._walk('disable', step, lambda states: all(s in off for s in states))
+        """Take every drive out of Operation enabled (see :func:`.power.disable`)."""
+        power.disable(self)
 
     def clear_fault(self):
-        """
-        Reset the faulted drives (rising edge of controlword bit 7).
+        """Reset the faulted drives (see :func:`.power.clear_fault`)."""
+        power.clear_fault(self)
 
-        Raises
-        ------
-        DriveRefused
-            A drive stays in Fault (its cause is still there).
+    def faulted(self):
+        """Give the joints whose drive is in Fault or sent an EMCY (list of int)."""
+        return [i for i, st in enumerate(self.states)
+                if st in (P.FAULT, P.FAULT_REACTION_ACTIVE) or self._emcy[i]]
 
-        """
-        if self.states[0] is None:
-            self._exchange()
-        faulted = [i for i, st in enumerate(self.states)
-                   if st in (P.FAULT, P.FAULT_REACTION_ACTIVE) or self._emcy[i]]
-        if not faulted:
-            return
-        text = self.fault_text(sum(1 << i for i in faulted))
-        for i in faulted:
-            self.controlword[i] = DISABLE_VOLTAGE
-        zero = np.zeros(self.model.n, dtype=int)
-        self._exchange()
-        self._send(zero)
-        for i in faulted:
-            self.controlword[i] = FAULT_RESET
-        try:
-            self._walk('fault reset', lambda i, st: self.controlword[i],
-                       lambda states: not any(states[i] in (P.FAULT, P.FAULT_REACTION_ACTIVE)
-                                              for i in faulted),
-                       timeout=max(0.2, 20 * self.settings.cycle_period))
-        except DriveTimeout:
-            raise DriveRefused(f'fault reset refused, the cause is still there: {text}') from None
-        finally:
-            for i in faulted:
-                self.controlword[i] = DISABLE_VOLTAGE
-        self._exchange()
-        self._send(zero)
-        self._emcy[faulted] = False
+    def forget_emcy(self, axes):
+        """Drop the latched EMCYs of ``axes`` (after their fault reset)."""
+        self._emcy[list(axes)] = False
 
     # ------------------------------------------------------------------ reporting
     def fault_text(self, faults):

@@ -350,7 +350,7 @@ class SimDriveSet:
         if self.bus is not None:
             out['bus'] = dict(vars(self.bus.counters))
         t = np.diff(self.sync_times[-2000:]) if len(self.sync_times) > 2 else np.zeros(0)
-        out['sync_period_p50_ms'] = float(np.median(t) * 1e3) if t.size else math.nan
+        out['sync_period_p50_ms'] = float(np.median(t) * 1e3) if t.size else None
         return out
 
     def control_request(self, req):
