@@ -63,6 +63,18 @@ def add_parser(sub):
     par.add_argument('--repeat', type=int, metavar='N',
                      help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
+    dr = benches.add_parser('drives', help='CiA 402 backend cycle on simulated drives',
+                            description='SYNC-to-RPDO latency p50/p99 and the backend\'s CPU '
+                                        'per cycle with one simulated CiA 402 drive per joint '
+                                        '(udp_multicast in a network namespace of its own; '
+                                        'needs root), at each rate.')
+    dr.add_argument('--robot', default='puma560', help='robot, one drive per joint '
+                    '(default puma560: 6 drives)')
+    dr.add_argument('--rates', type=float, nargs='+', default=[500.0, 1000.0],
+                    help='SYNC rates [Hz] (default 500 1000)')
+    dr.add_argument('--seconds', type=float, default=10.0, help='measured time per rate [s]')
+    dr.add_argument('--json', action='store_true', help='print JSON instead of a table')
+    dr.set_defaults(run=run_drives)
 
 
 def run(args):
@@ -116,4 +128,32 @@ def run_parallel(args):
         print(json.dumps(res, indent=2))
     else:
         print(format_parallel(res))
+    return 0
+
+
+def run_drives(args):
+    """
+    Execute ``robodyn bench drives`` (inside a CAN namespace of its own).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..demo.can_namespace import needs_namespace, rerun_in_namespace
+    from ..errors import InputError
+    if not all(50.0 <= r <= 5000.0 for r in args.rates) or not 0.5 <= args.seconds <= 600.0:
+        raise InputError('--rates', 'rates must be in [50, 5000] Hz and --seconds in '
+                         '[0.5, 600]')
+    if needs_namespace('cia402'):
+        return rerun_in_namespace(args.argv)
+    from ..bench import drives
+    res = drives.run(args.robot, args.rates, args.seconds)
+    print(json.dumps(res, indent=2) if args.json else drives.format_drives(res))
     return 0

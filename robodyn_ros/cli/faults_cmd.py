@@ -25,7 +25,7 @@ def add_parser(sub):
         Sub-parsers of the ``robodyn`` command.
 
     """
-    from ..demo.fault_cases import CASE_NAMES
+    from ..demo.fault_cases_drives import ALL_CASE_NAMES as CASE_NAMES
     p = sub.add_parser(
         'faults', help='inject every failure of the safety table into the running graph',
         description='Start the simulated board (with its control channel), the hardware '

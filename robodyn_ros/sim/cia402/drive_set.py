@@ -136,6 +136,8 @@ class SimDriveSet:
         self.counters = dict.fromkeys(('ticks', 'overruns', 'rx_frames', 'rx_dropped',
                                        'tx_frames', 'tx_dropped', 'tx_failed', 'syncs'), 0)
         self.sync_times = []
+        #: Time from a SYNC's dispatch to its last TPDO sent [s].
+        self.sync_handling = []
         self._route = {}
         self._delayed = []
         self._stop = False
@@ -218,6 +220,8 @@ class SimDriveSet:
                     self.network.send_message(cob, frame)
                 except can.CanError:
                     self.counters['tx_failed'] += 1
+        if len(self.sync_handling) < 100000:
+            self.sync_handling.append(time.monotonic() - now)
 
     def _sample(self):
         """Update every drive's actual values from the plant."""
@@ -351,6 +355,9 @@ class SimDriveSet:
             out['bus'] = dict(vars(self.bus.counters))
         t = np.diff(self.sync_times[-2000:]) if len(self.sync_times) > 2 else np.zeros(0)
         out['sync_period_p50_ms'] = float(np.median(t) * 1e3) if t.size else None
+        h = np.array(self.sync_handling[-5000:]) * 1e6
+        out['sync_to_tpdo_us'] = ([float(np.percentile(h, p)) for p in (50, 99)] if h.size
+                                  else None)
         return out
 
     def control_request(self, req):
