@@ -35,6 +35,7 @@ bad frame.
 """
 
 from dataclasses import dataclass
+import ipaddress
 import os
 import socket
 import threading
@@ -280,6 +281,13 @@ def open_bus(interface, channel, bitrate, port=DEFAULT_PORT, tx_queue=32):
         raise InputError('bitrate', f'must be in [10000, 1000000] bit/s, got {bitrate}')
     tag = None
     if interface == 'udp_multicast':
+        try:
+            multicast = ipaddress.ip_address(channel or DEFAULT_GROUP).is_multicast
+        except ValueError:
+            multicast = False
+        if not multicast:
+            raise InputError('can_channel', 'udp_multicast needs a multicast group (e.g. '
+                             f'{DEFAULT_GROUP}, or empty for it), got {channel!r}')
         check_isolated()
     try:
         if interface == 'udp_multicast':
