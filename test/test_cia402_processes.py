@@ -199,5 +199,5 @@ def test_bad_frames_are_counted_never_obeyed(results):
     assert r['bus']['bad_frames'] >= 4            # 4 undecodable datagrams (FD: dropped by the bus)
     assert r['cycle']['bad_frames'] >= 2          # short TPDOs, also those of bad_tpdo
     assert r['sim_bad_rpdos'] >= 1 and r['sim_alive']
-    assert r['notifier_alive'] and r['read_error'] == '' and r['recovered']
+    assert r['receive_alive'] and r['read_error'] == '' and r['recovered']
     assert r['bus']['own'] >= 0.9 * r['bus']['sent'] > 0     # udp_multicast echoes: dropped

@@ -116,6 +116,10 @@ class BusCounters:
         Sends that waited for the bus.
     paced_time : float
         Total wait [s].
+    rx_errors : int
+        Receive failures of the interface itself (a lost link).
+    last_error : str
+        The newest of them.
 
     """
 
@@ -128,6 +132,8 @@ class BusCounters:
     tx_errors: int = 0
     paced: int = 0
     paced_time: float = 0.0
+    rx_errors: int = 0
+    last_error: str = ''
 
 
 class PacedBus(can.BusABC):
@@ -210,10 +216,18 @@ class PacedBus(can.BusABC):
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
                 msg = self._inner.recv(left)
-            except can.CanOperationError:
+            except can.CanOperationError as exc:
+                if isinstance(exc.__cause__, OSError) or 'socket' in str(exc):
+                    c.rx_errors += 1        # the interface failed, not one frame
+                    c.last_error = str(exc)
+                    return None, False
                 c.bad_frames += 1
                 msg = False
-            except (can.CanError, OSError, ValueError):
+            except OSError as exc:
+                c.rx_errors += 1
+                c.last_error = str(exc)
+                return None, False
+            except (can.CanError, ValueError):
                 c.bad_frames += 1
                 msg = False
             if msg is None:

@@ -17,21 +17,21 @@ One cycle on the bus: SYNC, the drives' TPDOs, the host's RPDOs.
 
 :class:`PdoCycle` is the host's side of cyclic synchronous operation. Each
 :meth:`~PdoCycle.exchange` waits for the next SYNC time (the host is the
-SYNC producer and paces the cycle), sends SYNC, and collects TPDO1 and
-TPDO2 of every drive until all have arrived or the TPDO window has passed
+SYNC producer and paces the cycle), sends SYNC, and reads the bus itself (no receive thread in the cycle: every
+frame goes through ``canopen``'s dispatch, heartbeats and EMCYs included)
+until TPDO1 and TPDO2 of every drive have arrived or the TPDO window has
+passed
 (a drive whose answer is late keeps its previous one for up to
 ``max_stale`` cycles, counted; older, the cycle has no sample);
 :meth:`~PdoCycle.send` writes each drive's RPDO1 (controlword and target
 torque), to take effect at the next SYNC. The TPDOs are decoded with the
-layout of :mod:`.objects` straight from the receive thread of ``canopen``
-(no PDO objects in the cycle); a frame on a TPDO COB-ID with the wrong
+layout of :mod:`.objects` (no PDO objects in the cycle); a frame on a TPDO COB-ID with the wrong
 length is counted and ignored. The time from SYNC to the last RPDO is the
 cycle's latency.
 """
 
 from collections import deque
 from dataclasses import dataclass
-import threading
 import time
 
 import numpy as np
@@ -82,7 +82,8 @@ class PdoCycle:
     Parameters
     ----------
     network : canopen.Network
-        The connected network.
+        The connected network, its receive thread stopped: the cycle reads
+        ``network.bus`` and dispatches every frame.
     node_ids : sequence of int
         The drives, in joint order.
     period : float
@@ -116,7 +117,6 @@ class PdoCycle:
         self.latencies = deque(maxlen=20000)
         self.sync_time = 0.0
         self.complete_time = float('nan')
-        self._cond = threading.Condition()
         self._t1 = [None] * self.n
         self._t2 = [None] * self.n
         self._c1 = [-(1 << 30)] * self.n        # cycle each frame answered
@@ -141,27 +141,25 @@ class PdoCycle:
 
     def _on_tpdo(self, can_id, data, timestamp):
         i, which = self._route[can_id]
-        with self._cond:
-            if len(data) != 6:
-                self.counters.bad_frames += 1
-                return
-            k = self.counters.cycles
-            if which == 1:
-                fresh, self._t1[i], old = True, bytes(data), self._c1[i]
-                self._c1[i] = k
-            else:
-                fresh, self._t2[i], old = True, bytes(data), self._c2[i]
-                self._c2[i] = k
-            if old == k:
-                self.counters.duplicates += 1
-                fresh = False
-            elif self.complete_time == self.complete_time:    # after this cycle's window
-                self.counters.late_frames += 1
-            if fresh:
-                self._got += 1
-                if self._got == 2 * self.n:
-                    self.complete_time = time.monotonic()
-                    self._cond.notify_all()
+        if len(data) != 6:
+            self.counters.bad_frames += 1
+            return
+        k = self.counters.cycles
+        if which == 1:
+            self._t1[i], old = bytes(data), self._c1[i]
+            self._c1[i] = k
+        else:
+            self._t2[i], old = bytes(data), self._c2[i]
+            self._c2[i] = k
+        if old == k:
+            self.counters.duplicates += 1
+            return
+        if self.complete_time == self.complete_time:    # after this cycle's window
+            self.counters.late_frames += 1
+            return
+        self._got += 1
+        if self._got == 2 * self.n:
+            self.complete_time = time.monotonic()
 
     def wait_for_sync_time(self):
         """Sleep until the next SYNC is due (a cycle later than a period is re-timed)."""
@@ -192,25 +190,27 @@ class PdoCycle:
 
         """
         self.wait_for_sync_time()
-        with self._cond:
-            self._got = 0
-            self.complete_time = float('nan')
-            self.counters.cycles += 1
-            k = self.counters.cycles
+        self.drain()                      # heartbeats and EMCYs since the last cycle
+        self._got = 0
+        self.complete_time = float('nan')
+        self.counters.cycles += 1
+        k = self.counters.cycles
         self.sync_time = time.monotonic()
         self._next += self.period
         self.network.send_message(o.SYNC_COB_ID, b'')
         deadline = self.sync_time + self.window * self.period
-        with self._cond:
-            while self._got < 2 * self.n:
-                left = deadline - time.monotonic()
-                if left <= 0.0:
-                    break
-                self._cond.wait(left)
-            if self._got < 2 * self.n:
-                self.complete_time = time.monotonic()    # later frames count as late
-            t1, t2 = list(self._t1), list(self._t2)
-            ages = [k - min(a, b) for a, b in zip(self._c1, self._c2)]
+        bus, notify = self.network.bus, self.network.notify
+        while self._got < 2 * self.n:
+            left = deadline - time.monotonic()
+            if left <= 0.0:
+                break
+            msg = bus.recv(left)
+            if msg is not None:
+                notify(msg.arbitration_id, msg.data, msg.timestamp)
+        if self._got < 2 * self.n:
+            self.complete_time = time.monotonic()    # later frames count as late
+        t1, t2 = self._t1, self._t2
+        ages = [k - min(a, b) for a, b in zip(self._c1, self._c2)]
         missing = sum(1 for a in ages if a > 0)
         if missing:
             if max(ages) > self.max_stale:
@@ -226,6 +226,15 @@ class PdoCycle:
             sw[i], pos[i] = o.TPDO1_FORMAT.unpack(t1[i])
             vel[i], tq[i] = o.TPDO2_FORMAT.unpack(t2[i])
         return sw, pos, vel, tq
+
+    def drain(self):
+        """Dispatch every frame waiting on the bus (none is waited for)."""
+        bus, notify = self.network.bus, self.network.notify
+        for _ in range(1000):
+            msg = bus.recv(0.0)
+            if msg is None:
+                return
+            notify(msg.arbitration_id, msg.data, msg.timestamp)
 
     def send(self, controlwords, torques):
         """

@@ -124,6 +124,7 @@ class Cia402Driver(DriveBackend):
         self.cycle = None
         self._heartbeat_task = None
         self._emcy = np.zeros(n, dtype=bool)
+        self._rx_errors = 0
         self._last_sync = None
 
     def __repr__(self):
@@ -185,6 +186,10 @@ class Cia402Driver(DriveBackend):
                            for i, node in enumerate(self.nodes))
             for i, node in enumerate(self.nodes):
                 start_drive(node, names[i], max(0.5, 4.0 * s.heartbeat_period))
+            # From here on the cycle reads the bus itself: no receive thread competing with
+            # the I/O thread (heartbeats and EMCYs are dispatched by the cycle too).
+            network.notifier.stop(network.NOTIFIER_SHUTDOWN_TIMEOUT)
+            network.notifier = None
             self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.tpdo_window)
         except (can.CanError, OSError) as exc:
             self.close()
@@ -265,6 +270,9 @@ class Cia402Driver(DriveBackend):
         notifier = network.notifier
         if notifier is not None and notifier.exception is not None:
             raise TransportError(f'CAN receive failed: {notifier.exception}')
+        if self.bus.counters.rx_errors > self._rx_errors:
+            self._rx_errors = self.bus.counters.rx_errors
+            raise TransportError(f'CAN receive failed: {self.bus.counters.last_error}')
         now = time.time()
         limit = self.settings.heartbeat_timeout
         for i, node in enumerate(self.nodes):
