@@ -43,6 +43,7 @@ reset. When one drive faults, the driver quick-stops the others at once
 """
 
 from collections import deque
+import sys
 import time
 
 import can
@@ -58,24 +59,15 @@ from . import power
 from .errors import DriveConfigError, DriveRefused, DriveTimeout, where
 from .power_state import DISABLE_VOLTAGE, P, QUICK_STOP_COMMAND, state_of
 from .records import DriveLinkStats, DriveSetIdentity, EmcyReport
+from .torque_scaling import TorqueScaling
 from ..backend import DriveBackend
 from ..errors import TransportError
 from ..sample import JointSample, STATUS_CONFIGURED, STATUS_ENABLED
 from ..scaling import axis_parameters, JointScaling
 from ...control.filters import StateVariableFilter
-from ...errors import InputError
 
-#: Rated current assumed for a joint without a current limit [A].
-FALLBACK_CURRENT = 100.0
-
-
-def _per_joint(values, n, name, default):
-    arr = np.asarray(values if len(values) else default, dtype=float).reshape(-1)
-    if arr.size == 1:
-        arr = np.full(n, arr[0])
-    if arr.size != n:
-        raise InputError(name, f'expected one value or {n} values, got {arr.size}')
-    return arr
+#: The process's GIL switch interval once the cycle runs [s].
+SWITCH_INTERVAL = 0.0005
 
 
 class Cia402Driver(DriveBackend):
@@ -99,14 +91,9 @@ class Cia402Driver(DriveBackend):
         self.settings = settings
         n = model.n
         self.axes = axis_parameters(model, settings.efficiency)
-        ax = self.axes
-        limit = np.where(np.isfinite(ax.current_limit), ax.current_limit, FALLBACK_CURRENT)
-        self.rated_torque = _per_joint(settings.rated_torque, n, 'rated_torque',
-                                       ax.torque_constant * limit)
-        self.rated_mnm = np.maximum(np.rint(self.rated_torque * 1e3), 1).astype(int)
-        permille = np.rint(1e3 * ax.torque_constant * limit / (self.rated_mnm * 1e-3))
-        self.max_permille = np.clip(permille, 1, 32767).astype(int)
-        self.current_limit = self.max_permille * 1e-3 * self.rated_mnm * 1e-3 / ax.torque_constant
+        self.torque = TorqueScaling(self.axes, settings.rated_torque)
+        self.rated_mnm = self.torque.rated_mnm
+        self.current_limit = self.torque.current_limit
         self.filter = StateVariableFilter.velocity_estimator(
             n, settings.velocity_bandwidth, settings.velocity_damping)
         self.stats = DriveLinkStats()
@@ -181,7 +168,7 @@ class Cia402Driver(DriveBackend):
             self._heartbeat_task = network.send_periodic(
                 o.heartbeat_cob_id(s.master_id), bytes([o.NMT_OPERATIONAL]), s.heartbeat_period)
             drives = tuple(configure_drive(node, names[i], s, self.rated_mnm[i],
-                                           self.max_permille[i],
+                                           self.torque.max_permille[i],
                                            self._expected_counts(i))
                            for i, node in enumerate(self.nodes))
             for i, node in enumerate(self.nodes):
@@ -190,6 +177,11 @@ class Cia402Driver(DriveBackend):
             # the I/O thread (heartbeats and EMCYs are dispatched by the cycle too).
             network.notifier.stop(network.NOTIFIER_SHUTDOWN_TIMEOUT)
             network.notifier = None
+            # About 40 system calls a cycle (each frame is one datagram in and its select),
+            # each a chance for another thread to take the GIL for a whole switch interval
+            # (5 ms by default): hand it back sooner.
+            if sys.getswitchinterval() > SWITCH_INTERVAL:
+                sys.setswitchinterval(SWITCH_INTERVAL)
             self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.tpdo_window)
         except (can.CanError, OSError) as exc:
             self.close()
@@ -337,7 +329,6 @@ class Cia402Driver(DriveBackend):
             return None
         sw, pos, vel, tq = raw
         sc = self.scaling
-        ax = self.axes
         q = sc.position(pos)
         qd = vel * sc.rad_per_count
         sync = self.cycle.sync_time
@@ -346,7 +337,6 @@ class Cia402Driver(DriveBackend):
         dt = self.settings.cycle_period if self._last_sync is not None else 0.0
         self._last_sync = sync
         _, _, qdd = self.filter.update(q, dt)
-        motor = tq * 1e-3 * self.rated_mnm * 1e-3
         faults = self._faults()
         if faults:
             self._stop_others(faults)
@@ -356,8 +346,8 @@ class Cia402Driver(DriveBackend):
         lat = self.cycle.latencies
         latency = int(lat[-1] * 1e6) if lat else -1
         sample = JointSample(int(sync * 1e6), self.cycle.complete_time, q, qd, qdd,
-                             motor * ax.efficiency * ax.gear_ratio,
-                             motor / ax.torque_constant, status, faults, latency, 0)
+                             self.torque.joint_torque(tq), self.torque.amps(tq), status,
+                             faults, latency, 0)
         self.last_sample = sample
         return sample
 
@@ -394,12 +384,9 @@ class Cia402Driver(DriveBackend):
             The currents the sent per-mille values stand for [A].
 
         """
-        ax = self.axes
-        amps = np.where(np.isfinite(currents), currents, 0.0)
-        permille = np.rint(1e3 * ax.torque_constant * amps / (self.rated_mnm * 1e-3))
-        permille = np.clip(permille, -self.max_permille, self.max_permille).astype(int)
+        permille = self.torque.permille(currents)
         self.send_raw(permille)
-        return permille * 1e-3 * self.rated_mnm * 1e-3 / ax.torque_constant
+        return self.torque.amps(permille)
 
     def heartbeat(self):
         """Check the link (the host's heartbeat runs by itself; no set-point is sent)."""
