@@ -177,7 +177,7 @@ def test_lost_heartbeat_is_a_lost_link(results):
     """A drive's heartbeat stops: link lost, drives quick-stopped, back only after a reset."""
     r = _ok(results['heartbeat_loss'])
     assert r['before'] == 'running'
-    assert 'drive link lost' in r['to_fault'][0] and 'heartbeat of drive node 3' in r['to_fault'][0]
+    assert 'drives link lost' in r['to_fault'][0] and 'heartbeat of drive node 3' in r['to_fault'][0]
     assert not r['truth_enabled']
     assert r['after_clear'] == {'state': 'fault', 'enabled': False, 'link_up': True}
     assert r['after_reset'] == 'running'

@@ -46,7 +46,9 @@ class DriveBackend(abc.ABC):
     Attributes
     ----------
     kind : str
-        What the hardware is called in messages (``'board'``, ``'drive'``).
+        What the hardware is called in messages (``'board'``, ``'drives'``;
+        never ``'drive'``: messages starting ``drive `` are the fault
+        reaction's transitions).
     model : RobotModel
         The host's model (joint order = axis order).
     settings : object

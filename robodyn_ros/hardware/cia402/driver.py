@@ -83,7 +83,7 @@ class Cia402Driver(DriveBackend):
 
     """
 
-    kind = 'drive'
+    kind = 'drives'
 
     def __init__(self, model, settings):
         settings.check(model.n)
@@ -437,7 +437,7 @@ class Cia402Driver(DriveBackend):
         Returns
         -------
         str
-            E.g. ``"drive fault: node 2 (joint 'j2'): EMCY 0x2310 continuous over-current"``.
+            E.g. ``"CiA 402 fault: node 2 (joint 'j2'): EMCY 0x2310 continuous over-current"``.
 
         """
         parts = []
@@ -448,7 +448,7 @@ class Cia402Driver(DriveBackend):
             st = self.states[i]
             what = str(emcy[-1]) if emcy else (st.value if st else 'fault')
             parts.append(f'node {k} (joint {self.model.joint_names[i]!r}): {what}')
-        return 'drive fault: ' + '; '.join(parts)
+        return 'CiA 402 fault: ' + '; '.join(parts)
 
     def describe(self):
         """Describe the drive set in one line (str)."""
