@@ -184,10 +184,11 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     estimator = ','.join(str(j) for j in gravity_joints(model)) if model is not None else ''
     if cfg.hardware == 'cia402':
         # The drives' RPDO timeout and heartbeat consumer: generous, as the graph shares two
-        # cores with everything else here (a trip ends the run: outputs off until a reset).
+        # cores with everything else here and a Python process can stall for a few hundred
+        # ms (a trip ends the run: outputs off until a reset). Real drives: tens of ms.
         board = {'robot': robot, 'backend': 'cia402', 'can_interface': 'udp_multicast',
                  'can_port': int(port), 'sync_period': 1.0 / cfg.rate,
-                 'watchdog_period': 0.2, 'heartbeat_timeout': 1.0, **cfg.hardware_parameters}
+                 'watchdog_period': 0.5, 'heartbeat_timeout': 1.0, **cfg.hardware_parameters}
     else:
         board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
                  # The board's watchdog: 0.1 s, as the graph shares two cores with everything
@@ -201,6 +202,8 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
                         {'robot': robot, 'velocity_scale': cfg.velocity_scale}, python)),
     ]
     if cfg.mode == 'one-process':
+        if 'backend' in board:          # the loop's law has a dynamics backend of its own
+            board['hardware'] = board.pop('backend')
         return [(LOOP, _node('control_loop_node', LOOP, {
             **board, 'law': cfg.controllers[0], 'autostart': False,
             'timing_log': os.path.join(log_dir, f'{LOOP}_timing.json'), **law_params},

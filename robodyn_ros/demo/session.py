@@ -329,7 +329,8 @@ class DemoSession:
             return False
 
         planned.sent = t_goal
-        group.wait_until(planned, 20.0, 'a planned trajectory', PLANNER)
+        # The first plan of a run compiles the planner's kernels (seconds on a busy machine).
+        group.wait_until(planned, 60.0, 'a planned trajectory', PLANNER)
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
         self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan')

@@ -101,6 +101,9 @@ def loop_parameter_specs():
 class ControlLoopNode(HardwareInterfaceNode):
     """The board, the law and friction compensation in one loop (see the module docstring)."""
 
+    #: The hardware's parameter here (the law's dynamics ``backend`` keeps its name).
+    BACKEND_PARAMETER = 'hardware'
+
     NODE_NAME = 'control_loop'
 
     def __init__(self, **kwargs):
@@ -127,7 +130,8 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
-        board = model_parameters() + parameter_specs()
+        board = [replace(s, name=self.BACKEND_PARAMETER) if s.name == 'backend' else s
+                 for s in model_parameters() + parameter_specs()]
         names = {s.name for s in board}
         law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
                _NOT_HERE]

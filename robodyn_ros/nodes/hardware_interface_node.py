@@ -225,6 +225,9 @@ class HardwareInterfaceNode(LifecycleNode):
 
     #: Node name.
     NODE_NAME = NODE_NAME
+    #: The parameter that chooses the hardware (``board`` or ``cia402``); the one-process
+    #: control loop calls it ``hardware``, as its law has a ``backend`` of its own.
+    BACKEND_PARAMETER = 'backend'
 
     def __init__(self, **kwargs):
         self._hw = None
@@ -238,7 +241,7 @@ class HardwareInterfaceNode(LifecycleNode):
         self._diag_timer = None
         super().__init__(self.NODE_NAME, **kwargs)
         self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
-        hardware_id = 'cia402_drives' if self._values['backend'] == 'cia402' else \
+        hardware_id = 'cia402_drives' if self._values[self.BACKEND_PARAMETER] == 'cia402' else \
             'motor_driver_board'
         self._diag = Diagnostics(self, hardware_id=hardware_id,
                                  period=self._values['diagnostics_period'])
@@ -433,7 +436,7 @@ class HardwareInterfaceNode(LifecycleNode):
                 v['friction_params']) else model
             driver, runtime = self._settings()
             backend = transport = None
-            if v['backend'] == 'cia402':
+            if v[self.BACKEND_PARAMETER] == 'cia402':
                 backend = self._cia402_driver(model)
             else:
                 transport = open_transport(v['transport'], v['device'], v['baud_rate'],
