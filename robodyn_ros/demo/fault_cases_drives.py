@@ -32,6 +32,7 @@ their own:
   the bus: counted, never obeyed.
 """
 
+import math
 import socket
 import time
 
@@ -52,6 +53,10 @@ def _fault_and_reset(c, r, fault, seconds=1.0):
     port = c.board_info['control_port']
     control_request(port, {'cmd': 'inject', **fault})
     _watch(c, seconds)
+    deadline = time.monotonic() + 3.0          # the consumer time may be longer than the watch
+    while math.isnan(c.first_safe(t0)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)                            # the truth sampler's period and more
     if c.truth.latest()['enabled']:
         r.failures.append('outputs still on with the fault injected')
     control_request(port, {'cmd': 'clear', 'fault': fault['fault']})

@@ -222,8 +222,9 @@ class Cia402Driver(DriveBackend):
             if on:
                 words = self.controlword.copy()
                 words[on] = QUICK_STOP_COMMAND
-                try:
+                try:      # synchronous RPDOs: the SYNC after them makes them take effect
                     self.cycle.send(words, np.zeros(len(words), dtype=int))
+                    network.send_message(o.SYNC_COB_ID, b'')
                 except (can.CanError, OSError):
                     pass
         if self._heartbeat_task is not None:
