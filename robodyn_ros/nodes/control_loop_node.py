@@ -130,8 +130,8 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
-        board = [replace(s, name=self.BACKEND_PARAMETER) if s.name == 'backend' else s
-                 for s in model_parameters() + parameter_specs()]
+        board = [replace(s, name=ControlLoopNode.BACKEND_PARAMETER) if s.name == 'backend'
+                 else s for s in model_parameters() + parameter_specs()]
         names = {s.name for s in board}
         law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
                _NOT_HERE]
