@@ -83,7 +83,7 @@ def _hardware_interface(context):
     address = LaunchConfiguration('address').perform(context).strip()
     backend = LaunchConfiguration('backend').perform(context)
     if backend == 'cia402' and (port or address):
-        raise RuntimeError('robodyn_ros hardware_interface: port and address are the board\'s; '
+        raise RuntimeError("robodyn_ros hardware_interface: port and address are the board's; "
                            'with backend:=cia402 give can_interface, can_channel and node_ids '
                            f'(got port={port!r}, address={address!r})')
     if backend != 'cia402' and bool(port) == bool(address):

@@ -62,8 +62,8 @@ def control(**req):
 
 def driver(**changes):
     """Build a driver for the six drives (generous timing: the machine is loaded)."""
-    s = dict(node_ids=tuple(range(1, 7)), cycle_period=0.004, watchdog_period=0.25,
-             heartbeat_period=0.05, heartbeat_timeout=0.6, request_timeout=0.5)
+    s = {'node_ids': tuple(range(1, 7)), 'cycle_period': 0.004, 'watchdog_period': 0.25,
+         'heartbeat_period': 0.05, 'heartbeat_timeout': 0.6, 'request_timeout': 0.5}
     s.update(changes)
     return Cia402Driver(MODEL, Cia402Settings(**s))
 
@@ -104,8 +104,8 @@ def s_configure():
     d.network.notifier = can.Notifier(d.network.bus, d.network.listeners, 0.1)
     try:
         setup = DriveSetup(d.nodes[2], 'joint3', 0.5)
-        values = {f'0x{i:04X}': setup.read(i) for i in (0x6060, 0x6061, 0x6076, 0x6072, 0x605A,
-                                                         0x6007, 0x1006, 0x1017)}
+        objects = (0x6060, 0x6061, 0x6076, 0x6072, 0x605A, 0x6007, 0x1006, 0x1017)
+        values = {f'0x{i:04X}': setup.read(i) for i in objects}
         values['0x1016:1'] = setup.read(0x1016, 1)
         mapping = {f'0x{i:04X}:{k}': setup.read(i, k)
                    for i, k in ((0x1600, 0), (0x1600, 1), (0x1600, 2), (0x1A00, 1), (0x1A00, 2),

@@ -53,11 +53,9 @@ def _run(args, timeout):
 
 
 def test_demo_runs_on_simulated_drives(tmp_path):
-    """Exit 0; the arm tracks the plan on CiA 402 drives; the table has the cycle statistics.
-
-    The demo's default one-process loop, as ``test_demo.py`` runs it on the
-    board; the two-node graph on the drives runs in the fault campaign below.
-    """
+    """Exit 0; the arm tracks the plan on CiA 402 drives; the table has the cycle statistics."""
+    # The demo's default one-process loop, as test_demo.py runs it on the board; the
+    # two-node graph on the drives runs in the fault campaign below.
     proc = _run(['demo', '--hardware', 'cia402', '--short', '--rate', '500',
                  '--controller', 'computed_torque', '--out', str(tmp_path)], timeout=300)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

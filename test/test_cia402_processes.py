@@ -135,7 +135,7 @@ def test_a_refused_mode_is_a_configure_error(results):
 
 
 def test_power_state_machine_both_ways(results):
-    """Up step by step, down, quick stop; a fault stays until an explicit reset with the cause gone."""
+    """Up step by step, down, quick stop; a fault stays until reset with the cause gone."""
     r = _ok(results['power'])
     assert r['up'][0] == 'switch on disabled' and r['up'][-1] == 'operation enabled'
     assert {'ready to switch on', 'switched on'} <= set(r['up'])
@@ -163,7 +163,7 @@ def test_pdo_round_trip(results):
 
 
 def test_emcy_from_one_drive_stops_all_until_reset(results):
-    """EMCY on drive 2: fault, every drive off; reset refused while the cause lasts, no re-enable."""
+    """EMCY on drive 2: fault, all off; reset refused while the cause lasts; no re-enable."""
     r = _ok(results['emcy'])
     assert r['before'] == 'running' and r['seconds_to_fault'] < 1.0
     assert 'EMCY 0x4310' in r['to_fault'][0] and "node 2 (joint 'joint2')" in r['to_fault'][0]
@@ -177,7 +177,8 @@ def test_lost_heartbeat_is_a_lost_link(results):
     """A drive's heartbeat stops: link lost, drives quick-stopped, back only after a reset."""
     r = _ok(results['heartbeat_loss'])
     assert r['before'] == 'running'
-    assert 'drives link lost' in r['to_fault'][0] and 'heartbeat of drive node 3' in r['to_fault'][0]
+    cause = r['to_fault'][0]
+    assert 'drives link lost' in cause and 'heartbeat of drive node 3' in cause
     assert not r['truth_enabled']
     assert r['after_clear'] == {'state': 'fault', 'enabled': False, 'link_up': True}
     assert r['after_reset'] == 'running'
@@ -196,7 +197,7 @@ def test_drives_quick_stop_when_the_host_heartbeat_stops(results):
 def test_bad_frames_are_counted_never_obeyed(results):
     """Garbage datagrams, CAN FD, short PDOs: counted; the link and both processes live on."""
     r = _ok(results['bad_frames'])
-    assert r['bus']['bad_frames'] >= 4            # 4 undecodable datagrams (FD: dropped by the bus)
+    assert r['bus']['bad_frames'] >= 4      # 4 undecodable datagrams (FD: dropped by the bus)
     assert r['cycle']['bad_frames'] >= 2          # short TPDOs, also those of bad_tpdo
     assert r['sim_bad_rpdos'] >= 1 and r['sim_alive']
     assert r['receive_alive'] and r['read_error'] == '' and r['recovered']

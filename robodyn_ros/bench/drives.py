@@ -89,6 +89,7 @@ def bus_load(n, rate, bitrate=1000000):
 
     """
     import can
+
     def bits_of(size):
         return frame_bits(can.Message(data=bytes(size), is_extended_id=False))
 
@@ -156,7 +157,8 @@ def measure(robot, rate, seconds):
         driver.disable()
         return {'rate_hz': rate, 'drives': model.n, 'seconds': wall, 'syncs': cycles,
                 'sync_rate_hz': cycles / wall, 'samples': samples,
-                'complete': c.complete - base['complete'], 'stale_answers': c.stale - base['stale'],
+                'complete': c.complete - base['complete'],
+                'stale_answers': c.stale - base['stale'],
                 'cycles_without_sample': cycles - samples,
                 'latency_p50_us': float(np.percentile(lat, 50)) if lat.size else None,
                 'latency_p99_us': float(np.percentile(lat, 99)) if lat.size else None,

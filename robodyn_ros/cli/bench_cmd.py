@@ -64,7 +64,7 @@ def add_parser(sub):
                      help='rounds of the batch section (default 11, 3 with --quick)')
     par.set_defaults(run=run_parallel)
     dr = benches.add_parser('drives', help='CiA 402 backend cycle on simulated drives',
-                            description='SYNC-to-RPDO latency p50/p99 and the backend\'s CPU '
+                            description="SYNC-to-RPDO latency p50/p99 and the backend's CPU "
                                         'per cycle with one simulated CiA 402 drive per joint '
                                         '(udp_multicast in a network namespace of its own; '
                                         'needs root), at each rate.')

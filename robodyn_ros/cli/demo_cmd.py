@@ -98,7 +98,8 @@ def run(args):
     from ..demo.session import run_demo
     if needs_namespace(args.hardware):
         return rerun_in_namespace(args.argv)
-    cfg = DemoConfig(hardware=args.hardware, robot=args.robot, controllers=list(args.controllers), out=args.out,
+    cfg = DemoConfig(hardware=args.hardware, robot=args.robot,
+                     controllers=list(args.controllers), out=args.out,
                      short=args.short, rate=args.rate, payload=args.payload,
                      payload_com=list(args.payload_com), soak=args.soak,
                      board_port=args.board_port, load_friction=args.load_friction,

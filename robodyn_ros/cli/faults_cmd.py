@@ -53,7 +53,7 @@ def add_parser(sub):
                    help=f'run only these cases (default all: {", ".join(CASE_NAMES)})')
     p.add_argument('--hardware', choices=('board', 'cia402'), default='board',
                    help='simulated hardware: the driver board (default) or CiA 402 drives over '
-                        'CAN in a network namespace of the campaign\'s own (needs root); the '
+                        "CAN in a network namespace of the campaign's own (needs root); the "
                         'drives add their own cases (EMCY, heartbeat loss, a refused mode)')
     p.add_argument('--domain-id', type=int, default=-1,
                    help='ROS_DOMAIN_ID of the graph (default: the environment, else one '
@@ -81,6 +81,7 @@ def run(args):
     from ..demo.fault_campaign import run_campaign
     if needs_namespace(args.hardware):
         return rerun_in_namespace(args.argv)
-    cfg = DemoConfig(hardware=args.hardware, robot=args.robot, controllers=[args.controller], out=args.out,
+    cfg = DemoConfig(hardware=args.hardware, robot=args.robot, controllers=[args.controller],
+                     out=args.out,
                      rate=args.rate, domain_id=args.domain_id, payload=2.0)
     return run_campaign(cfg, short=args.short, names=args.cases)

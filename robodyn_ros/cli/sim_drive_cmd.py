@@ -35,7 +35,7 @@ def add_parser(sub):
     p = sub.add_parser(
         'sim-drive', help='run simulated CANopen CiA 402 drives, one per joint',
         description='Serve one CiA 402 drive per joint (cyclic synchronous torque; a canopen '
-                    'local node built from the package\'s EDS each) on a CAN bus, around the '
+                    "local node built from the package's EDS each) on a CAN bus, around the "
                     'same plant, friction, brakes and fault injection as sim-board. '
                     'udp_multicast runs only inside a network namespace whose only interface '
                     'is loopback (e.g. ip netns exec; see docs/drives.md). Prints one JSON '
@@ -46,12 +46,12 @@ def add_parser(sub):
     p.add_argument('--params', help='true actuator/friction/limit YAML of the plant')
     p.add_argument('--interface', choices=('udp_multicast', 'virtual'),
                    help='CAN bus (default udp_multicast)')
-    p.add_argument('--channel', help='multicast group (default python-can\'s 239.74.163.2)')
+    p.add_argument('--channel', help="multicast group (default python-can's 239.74.163.2)")
     p.add_argument('--can-port', type=int, help='UDP port of udp_multicast (default 43113)')
     p.add_argument('--bitrate', type=int, help='bitrate the frames are paced at [bit/s] '
                    '(default 1000000)')
     p.add_argument('--node-ids', type=int, nargs='+',
-                   help='node id of each joint\'s drive (default 1 2 ... n)')
+                   help="node id of each joint's drive (default 1 2 ... n)")
     p.add_argument('--quick-stop-time', type=float,
                    help='time in Quick stop active before Switch on disabled [s]')
     p.add_argument('--brake-delay', type=float,

@@ -82,7 +82,7 @@ def emcy_one_drive(c):
 
 
 def drive_heartbeat_loss(c):
-    """A drive's heartbeat stops: lost link, quick stop, back without the outputs; reset."""
+    """Stop one drive's heartbeat: lost link, quick stop, back without the outputs; reset."""
     r = CaseResult('drive_heartbeat_loss', 'heartbeat of drive 3 stopped for 2 s')
     _fault_and_reset(c, r, {'fault': 'heartbeat_loss', 'axis': 2}, seconds=2.0)
     if 'heartbeat of drive node 3' not in r.reaction + ' '.join(
@@ -92,7 +92,7 @@ def drive_heartbeat_loss(c):
 
 
 def drive_refuses_mode(c):
-    """A drive refuses cyclic synchronous torque: configure fails, outputs stay off."""
+    """Make a drive refuse cyclic synchronous torque: configure fails, outputs stay off."""
     r = CaseResult('drive_refuses_mode', 'drive 1 refuses modes of operation 10 at configure')
     q0, t0 = c.here()
     port = c.board_info['control_port']

@@ -33,7 +33,7 @@ import sys
 import time
 
 from .graph import (controller_name, DYNAMICS, HARDWARE, hardware_node, law_node, LOOP,
-                    node_commands, plant_command, plant_part, PLANNER)
+                    node_commands, PLANNER, plant_command, plant_part)
 from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder

@@ -102,30 +102,30 @@ def cia402_parameter_specs():
                   'namespace with nothing but loopback) or virtual (in-process)',
                   choices=('socketcan', 'udp_multicast', 'virtual'), read_only=True),
         ParamSpec('can_channel', '', 'CAN channel: the SocketCAN interface (empty: can0), '
-                  'the multicast group (empty: python-can\'s 239.74.163.2), or the virtual '
+                  "the multicast group (empty: python-can's 239.74.163.2), or the virtual "
                   'channel', read_only=True),
         ParamSpec('can_port', 43113, 'UDP port of udp_multicast', low=1, high=65535,
                   read_only=True),
         ParamSpec('bitrate', 1000000, 'CAN bitrate [bit/s] (frames are paced at it; a real '
                   'interface gets it from ip link)', low=10000, high=1000000, read_only=True),
-        ParamSpec('node_ids', None, 'CANopen node id of each joint\'s drive, in joint order '
+        ParamSpec('node_ids', None, "CANopen node id of each joint's drive, in joint order "
                   '(unset: 1, 2, ..., n)', kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
                   check=_node_ids),
         ParamSpec('sync_period', 0.002, 'SYNC period of the cia402 backend: the cycle [s]',
                   low=0.0002, high=0.1, read_only=True),
         ParamSpec('heartbeat_period', 0.1, 'Heartbeat producer time of the drives and of the '
                   'host [s]', low=0.005, high=60.0, read_only=True),
-        ParamSpec('heartbeat_timeout', 0.5, 'Heartbeat consumer time, the host\'s for each '
-                  'drive and each drive\'s for the host: a silent drive is a lost link, a '
+        ParamSpec('heartbeat_timeout', 0.5, "Heartbeat consumer time, the host's for each "
+                  "drive and each drive's for the host: a silent drive is a lost link, a "
                   'silent host quick-stops the drives [s]', low=0.01, high=60.0,
                   read_only=True),
-        ParamSpec('master_node_id', 127, 'Node id of the host\'s own heartbeat', low=1,
+        ParamSpec('master_node_id', 127, "Node id of the host's own heartbeat", low=1,
                   high=127, read_only=True),
         ParamSpec('rated_torque', None, 'Motor rated torque written to 0x6076 (one or one per '
                   'joint; unset: the motor torque at the actuator current limit) [N m]',
                   kind=Parameter.Type.DOUBLE_ARRAY, read_only=True,
                   check=_positive_list('rated_torque')),
-        ParamSpec('eds_file', '', 'The drives\' EDS file (empty: the package\'s generic CiA '
+        ParamSpec('eds_file', '', "The drives' EDS file (empty: the package's generic CiA "
                   '402 drive)', read_only=True),
     ]
 
@@ -152,7 +152,7 @@ def parameter_specs():
         ParamSpec('friction_params', '', 'Friction YAML (robodyn identify friction output) '
                   'replacing the model friction for compensation; empty: the model friction',
                   read_only=True),
-        ParamSpec('backend', 'board', 'The hardware: board (the package\'s motor driver '
+        ParamSpec('backend', 'board', "The hardware: board (the package's motor driver "
                   'board, transport/device/port) or cia402 (CANopen CiA 402 drives, one per '
                   'joint, can_* and node_ids; see docs/drives.md)', choices=('board', 'cia402'),
                   read_only=True),
@@ -164,7 +164,7 @@ def parameter_specs():
                   read_only=True),
         ParamSpec('address', '127.0.0.1', 'Board IP address (udp)', read_only=True),
         ParamSpec('port', 5005, 'Board UDP port (udp)', low=1, high=65535, read_only=True),
-        ParamSpec('watchdog_period', 0.05, 'Board watchdog period; with cia402 the drives\' '
+        ParamSpec('watchdog_period', 0.05, "Board watchdog period; with cia402 the drives' "
                   'RPDO timeout (RPDO1 event timer) [s]', low=0.002, high=10.0, read_only=True),
         *cia402_parameter_specs(),
         ParamSpec('connect_timeout', 1.0, 'Identify timeout at configure [s]', low=0.01,

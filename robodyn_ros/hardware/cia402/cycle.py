@@ -17,17 +17,16 @@ One cycle on the bus: SYNC, the drives' TPDOs, the host's RPDOs.
 
 :class:`PdoCycle` is the host's side of cyclic synchronous operation. Each
 :meth:`~PdoCycle.exchange` waits for the next SYNC time (the host is the
-SYNC producer and paces the cycle), sends SYNC, and reads the bus itself (no receive thread in the cycle: every
-frame goes through ``canopen``'s dispatch, heartbeats and EMCYs included)
-until TPDO1 and TPDO2 of every drive have arrived or the TPDO window has
-passed
-(a drive whose answer is late keeps its previous one for up to
-``max_stale`` cycles, counted; older, the cycle has no sample);
-:meth:`~PdoCycle.send` writes each drive's RPDO1 (controlword and target
-torque), to take effect at the next SYNC. The TPDOs are decoded with the
-layout of :mod:`.objects` (no PDO objects in the cycle); a frame on a TPDO COB-ID with the wrong
-length is counted and ignored. The time from SYNC to the last RPDO is the
-cycle's latency.
+SYNC producer and paces the cycle), sends SYNC, and reads the bus itself
+(no receive thread in the cycle: every frame goes through ``canopen``'s
+dispatch, heartbeats and EMCYs included) until TPDO1 and TPDO2 of every
+drive have arrived or the TPDO window has passed (a drive whose answer is
+late keeps its previous one for up to ``max_stale`` cycles, counted; older,
+the cycle has no sample); :meth:`~PdoCycle.send` writes each drive's RPDO1
+(controlword and target torque), to take effect at the next SYNC. The
+TPDOs are decoded with the layout of :mod:`.objects` (no PDO objects in the
+cycle); a frame on a TPDO COB-ID with the wrong length is counted and
+ignored. The time from SYNC to the last RPDO is the cycle's latency.
 """
 
 from collections import deque

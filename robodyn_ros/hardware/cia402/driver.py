@@ -52,10 +52,10 @@ import numpy as np
 
 from . import EDS_PATH
 from . import objects as o
+from . import power
 from .bus import open_bus
 from .configure import configure_drive, start_drive
 from .cycle import PdoCycle
-from . import power
 from .errors import DriveConfigError, DriveRefused, DriveTimeout, where
 from .power_state import DISABLE_VOLTAGE, P, QUICK_STOP_COMMAND, state_of
 from .records import DriveLinkStats, DriveSetIdentity, EmcyReport

@@ -115,7 +115,7 @@ class Cia402Settings:
         if len(set(ids)) != len(ids):
             raise InputError('node_ids', f'node ids must be distinct, got {ids}')
         if not 1 <= self.master_id <= 127 or self.master_id in ids:
-            raise InputError('master_id', f'must be in [1, 127] and not a drive\'s id, got '
+            raise InputError('master_id', f"must be in [1, 127] and not a drive's id, got "
                              f'{self.master_id}')
         if self.interface not in INTERFACES:
             raise InputError('can_interface', f'must be one of {", ".join(INTERFACES)}, got '

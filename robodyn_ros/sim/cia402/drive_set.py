@@ -163,7 +163,7 @@ class SimDriveSet:
         self.counters['tx_frames'] += 1
         return True
 
-    def open(self):
+    def start(self):
         """Open the bus, put the drives on it, boot them (NMT pre-operational)."""
         cfg = self.config
         self.bus = open_bus(cfg.interface, cfg.channel, cfg.bitrate, cfg.can_port)
@@ -258,7 +258,7 @@ class SimDriveSet:
         return self._scale
 
     def _limits(self):
-        """Current limit of each drive from its max torque and rated torque [A]."""
+        """Give each drive's current limit from its max torque and rated torque [A]."""
         return self._scales()[2]
 
     def _offsets(self):
@@ -317,7 +317,7 @@ class SimDriveSet:
 
     def state(self):
         """
-        Give the plant's true state (cheap enough to poll at 100 Hz).
+        Give the plant's true positions, speeds and outputs (cheap enough to poll at 100 Hz).
 
         Returns
         -------
@@ -411,7 +411,7 @@ class SimDriveSet:
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
         try:
-            self.open()
+            self.start()
             if on_ready is not None:
                 on_ready(self.ready_info())
             self._loop()
