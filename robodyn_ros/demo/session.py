@@ -179,20 +179,24 @@ class DemoSession:
     def start(self):
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
-        link = ('CiA 402 drives on CAN (udp_multicast in network namespace '
-                f'{os.environ.get("ROBODYN_CAN_NAMESPACE", "?")})' if cfg.hardware == 'cia402'
-                else 'board on UDP 127.0.0.1')
-        self.progress(f'starting the simulated hardware ({cfg.robot}, {cfg.rate:g} Hz, {link}, '
-                      f'payload {cfg.payload:g} kg unknown to the model); '
-                      f'ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
+        if cfg.hardware == 'cia402':
+            what = (f'drives ({cfg.robot}, {cfg.rate:g} Hz, CiA 402 on CAN: udp_multicast in '
+                    f'network namespace {os.environ.get("ROBODYN_CAN_NAMESPACE", "?")}')
+        else:
+            what = f'board ({cfg.robot}, {cfg.rate:g} Hz, UDP 127.0.0.1'
+        self.progress(f'starting the simulated {what}, payload {cfg.payload:g} kg unknown to '
+                      f'the model); ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
         name = plant_part(cfg)
         board = self._start_part(name, plant_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
-                              'the simulated hardware to serve', name)
+                              f'the {"drives" if cfg.hardware == "cia402" else "board"} to '
+                              'serve', name)
         ready = board.json_line('ready')
         port = ready['can_port'] if cfg.hardware == 'cia402' else ready['port']
         parts = node_commands(cfg, port, os.path.join(self.out, 'logs'), model=self.model)
-        self.progress(f'starting {", ".join(n for n, _ in parts)} ({name} on port {port})')
+        where = (f'drives on udp_multicast port {port}' if cfg.hardware == 'cia402'
+                 else f'board on UDP port {port}')
+        self.progress(f'starting {", ".join(n for n, _ in parts)} ({where})')
         for name, argv in parts:
             self._start_part(name, argv)
         self._start_probe()
