@@ -67,6 +67,9 @@ class Cia402Settings:
         State-variable filter of the acceleration estimate [Hz], [-].
     tpdo_window : float
         Share of the cycle the host waits for the TPDOs after a SYNC.
+    max_stale : int
+        Cycles a drive's previous answer stands in for a late one (counted
+        as stale; older, the cycle has no sample).
     eds : str
         The drives' EDS file ('' for the package's generic one).
 
@@ -90,6 +93,7 @@ class Cia402Settings:
     velocity_bandwidth: float = 30.0
     velocity_damping: float = 1.0
     tpdo_window: float = 0.8
+    max_stale: int = 4
     eds: str = ''
 
     def check(self, n=None):
@@ -137,6 +141,8 @@ class Cia402Settings:
         if self.heartbeat_timeout <= self.heartbeat_period:
             raise InputError('heartbeat_timeout', 'must be longer than heartbeat_period '
                              f'({self.heartbeat_period:g} s), got {self.heartbeat_timeout:g} s')
+        if not (isinstance(self.max_stale, int) and 0 <= self.max_stale <= 100):
+            raise InputError('max_stale', f'must be an integer in [0, 100], got {self.max_stale!r}')
         if any(not (math.isfinite(v) and v > 0) for v in self.rated_torque):
             raise InputError('rated_torque', 'entries must be positive [N m]')
         if any(int(v) < 1 for v in self.encoder_counts):
