@@ -266,8 +266,11 @@ def _fault_case(fault, clear_wait=1.0):
         while time.monotonic() - t0 < 5.0 and hw.drive_state.value != 'fault':
             time.sleep(0.01)
         to_fault = time.monotonic() - t0
-        time.sleep(0.3)
         truth = control(cmd='state')
+        while truth['enabled'] and time.monotonic() - t0 < to_fault + 1.5:
+            time.sleep(0.02)
+            truth = control(cmd='state')
+        off = time.monotonic() - t0
         try:
             hw.reset_fault()
             reset_with_cause = 'accepted'
@@ -280,7 +283,7 @@ def _fault_case(fault, clear_wait=1.0):
         answer = hw.reset_fault()
         after = _running(hw)
         emcy = [str(r) for r in hw.driver.fault_reports]
-        return {'before': before, 'seconds_to_fault': to_fault,
+        return {'before': before, 'seconds_to_fault': to_fault, 'seconds_to_off': off,
                 'to_fault': [t for t in trans if '-> fault' in t], 'truth_states': truth['states'],
                 'truth_enabled': truth['enabled'], 'reset_with_cause': reset_with_cause,
                 'after_clear': waited, 'reset': answer, 'after_reset': after, 'emcy': emcy,

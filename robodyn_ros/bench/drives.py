@@ -22,9 +22,11 @@ own (loopback only). The backend runs its cycle for ``seconds``: SYNC, the
 TPDOs, and the RPDOs with the currents that hold the arm where it started.
 Measured:
 
-* SYNC-to-RPDO latency p50 / p99: from the SYNC leaving the host to the
-  last RPDO of the cycle leaving it [us] (the cycle's computation and the
-  wait for every drive's TPDOs);
+* SYNC-to-RPDO latency p50 / p99: from a SYNC leaving the host to the last
+  RPDO computed from the drives' answers to it leaving the host [us]: one
+  period (the host reads the answers at the next cycle's time, never
+  waiting for them) plus the host's part; and the host's part alone, from
+  reading the answers to the RPDOs sent;
 * backend CPU per cycle: this process's CPU time (the cycle, ``canopen``'s
   receive thread, the host heartbeat) over the SYNCs sent [us];
 * the cycles that had every drive's TPDOs in their window, those that used
@@ -141,6 +143,7 @@ def measure(robot, rate, seconds):
         c = driver.cycle.counters
         base = dict(vars(c))
         driver.cycle.latencies.clear()
+        driver.cycle.compute.clear()
         cpu0, drives0, t0 = time.process_time(), _cpu(drives.pid), time.monotonic()
         samples = 0
         while time.monotonic() - t0 < seconds:
@@ -151,6 +154,7 @@ def measure(robot, rate, seconds):
         wall = time.monotonic() - t0
         cpu, drives_cpu = time.process_time() - cpu0, _cpu(drives.pid) - drives0
         lat = np.array(driver.cycle.latencies) * 1e6
+        host = np.array(driver.cycle.compute) * 1e6
         cycles = c.cycles - base['cycles']
         from ..sim.board.faults import control_request
         status = control_request(ready['control_port'], {'cmd': 'status'}, timeout=5.0)
@@ -162,6 +166,8 @@ def measure(robot, rate, seconds):
                 'cycles_without_sample': cycles - samples,
                 'latency_p50_us': float(np.percentile(lat, 50)) if lat.size else None,
                 'latency_p99_us': float(np.percentile(lat, 99)) if lat.size else None,
+                'host_p50_us': float(np.percentile(host, 50)) if host.size else None,
+                'host_p99_us': float(np.percentile(host, 99)) if host.size else None,
                 'cpu_per_cycle_us': 1e6 * cpu / max(cycles, 1),
                 'backend_cpu_percent': 100.0 * cpu / wall,
                 'drive_set_cpu_percent': 100.0 * drives_cpu / wall,
@@ -218,11 +224,13 @@ def format_drives(res):
     lines = [f'CiA 402 backend on simulated drives ({res["robot"]}), udp_multicast in a network '
              f'namespace; load average {res["load_average"]:.1f} at the start',
              f'{"rate":>6} {"drives":>6} {"SYNC/s":>7} {"p50 [us]":>9} {"p99 [us]":>9} '
+             f'{"host p50/p99":>13} '
              f'{"CPU/cycle [us]":>14} {"complete":>9} {"stale":>6} {"no sample":>9} '
              f'{"drives CPU":>10} {"bus load":>8} {"drives SYNC-TPDO p50/p99 [us]":>30}']
     for r in res['runs']:
         lines.append(f'{r["rate_hz"]:>6g} {r["drives"]:>6} {r["sync_rate_hz"]:>7.0f} '
                      f'{r["latency_p50_us"]:>9.0f} {r["latency_p99_us"]:>9.0f} '
+                     + f'{r["host_p50_us"]:.0f}/{r["host_p99_us"]:.0f}'.rjust(13) + ' '
                      f'{r["cpu_per_cycle_us"]:>14.0f} '
                      f'{100.0 * r["complete"] / max(r["syncs"], 1):>8.1f}% '
                      f'{r["stale_answers"]:>6} {r["cycles_without_sample"]:>9} '

@@ -109,10 +109,12 @@ def timing_table(runs, rate, hardware='board'):
         rows += [
             ('SYNC-to-RPDO latency p50 / p99 [us]', lambda r: ' / '.join(
                 str(r.hardware.get(k, 'n/a')) for k in ('latency_p50_us', 'latency_p99_us'))),
+            ("host's part: TPDOs read to RPDOs sent p50 / p99 [us]", lambda r: ' / '.join(
+                str(r.hardware.get(k, 'n/a')) for k in ('compute_p50_us', 'compute_p99_us'))),
             ('SYNCs sent / overruns', lambda r: ' / '.join(
                 str(r.hardware.get(k, 'n/a')) for k in ('sync_cycles', 'sync_overruns'))),
-            ('TPDOs late (used the next cycle)', lambda r: str(r.hardware.get('tpdo_late',
-                                                                              'n/a'))),
+            ('drive answers from an earlier SYNC (stale)', lambda r: str(
+                r.hardware.get('tpdo_stale', 'n/a'))),
             ('EMCY received', lambda r: str(r.hardware.get('emcy_received', 'n/a'))),
         ]
     for part in (runs[0].cpu if runs else {}):

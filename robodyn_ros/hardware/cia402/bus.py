@@ -212,6 +212,7 @@ class PacedBus(can.BusABC):
     def _recv_internal(self, timeout):
         deadline = None if timeout is None else time.monotonic() + timeout
         c = self.counters
+        dropped = 0
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
@@ -243,7 +244,10 @@ class PacedBus(can.BusABC):
                 else:
                     c.received += 1
                     return msg, False
-            if deadline is not None and time.monotonic() >= deadline:
+            # A dropped frame is no answer: look again (until the bus is quiet, or a flood
+            # of dropped frames outlasts the timeout).
+            dropped += 1
+            if deadline is not None and time.monotonic() >= deadline and dropped > 64:
                 return None, False
 
     def fileno(self):

@@ -13,20 +13,29 @@
 # limitations under the License.
 
 """
-One cycle on the bus: SYNC, the drives' TPDOs, the host's RPDOs.
+One cycle on the bus: the drives' TPDOs, the host's RPDOs, then SYNC.
 
-:class:`PdoCycle` is the host's side of cyclic synchronous operation. Each
-:meth:`~PdoCycle.exchange` waits for the next SYNC time (the host is the
-SYNC producer and paces the cycle), sends SYNC, and reads the bus itself
-(no receive thread in the cycle: every frame goes through ``canopen``'s
-dispatch, heartbeats and EMCYs included) until TPDO1 and TPDO2 of every
-drive have arrived or the TPDO window has passed (a drive whose answer is
-late keeps its previous one for up to ``max_stale`` cycles, counted; older,
-the cycle has no sample); :meth:`~PdoCycle.send` writes each drive's RPDO1
-(controlword and target torque), to take effect at the next SYNC. The
-TPDOs are decoded with the layout of :mod:`.objects` (no PDO objects in the
-cycle); a frame on a TPDO COB-ID with the wrong length is counted and
-ignored. The time from SYNC to the last RPDO is the cycle's latency.
+:class:`PdoCycle` is the host's side of cyclic synchronous operation, timed
+as a CANopen master does it, so that the host never waits for the drives:
+
+1. at the cycle's time (the host paces the cycle) :meth:`~PdoCycle.exchange`
+   reads whatever is on the bus (no receive thread in the cycle: every
+   frame goes through ``canopen``'s dispatch, heartbeats and EMCYs
+   included): the TPDO1 and TPDO2 each drive sent in answer to the last
+   SYNC, with its state sampled at that SYNC;
+2. the host computes from them and :meth:`~PdoCycle.send` writes each
+   drive's RPDO1 (controlword and target torque), then sends SYNC: the
+   drives apply the set-points at that SYNC and answer it with their next
+   state, for the next cycle.
+
+State-to-actuation delay is one period plus the host's computation. A
+drive whose answer has not arrived by the cycle's time keeps its previous
+one for up to ``max_stale`` cycles (counted); older, the cycle has no
+sample. A cycle without :meth:`~PdoCycle.send` still sends its SYNC at the
+start of the next one. The TPDOs are decoded with the layout of
+:mod:`.objects`; a frame on a TPDO COB-ID with the wrong length is counted
+and ignored. The latency measured is from the SYNC the data answered to the
+RPDOs computed from it.
 """
 
 from collections import deque
@@ -48,19 +57,19 @@ class CycleCounters:
     cycles : int
         SYNCs sent.
     complete : int
-        Cycles with every TPDO in the window.
+        Cycles with every drive's answer to the last SYNC.
     missing_frames : int
-        Drive answers missing in a cycle without a sample.
+        Drive answers missing in cycles without a sample.
     late_frames : int
-        TPDOs that arrived after their window (used in the next cycle).
+        TPDOs that arrived after a newer SYNC (kept as the drive's newest).
     bad_frames : int
         Frames on a TPDO COB-ID with the wrong length.
     duplicates : int
-        A TPDO received twice in one cycle (the second is dropped).
+        A TPDO received twice for one SYNC (the second is kept).
     overruns : int
-        SYNCs sent later than a whole period after their time.
+        Cycles that started later than a whole period after their time.
     stale : int
-        Drive answers taken from an earlier cycle.
+        Drive answers taken from an earlier SYNC.
 
     """
 
@@ -76,7 +85,7 @@ class CycleCounters:
 
 class PdoCycle:
     """
-    The host's cyclic exchange with a set of drives.
+    The host's cyclic exchange with a set of drives (see the module docstring).
 
     Parameters
     ----------
@@ -87,8 +96,6 @@ class PdoCycle:
         The drives, in joint order.
     period : float
         SYNC period [s].
-    window : float
-        Share of the period to wait for the TPDOs.
     max_stale : int
         Cycles a drive's previous answer stands in for a late one.
 
@@ -97,30 +104,40 @@ class PdoCycle:
     counters : CycleCounters
         Counts.
     latencies : collections.deque
-        Recent SYNC-to-RPDO times [s].
+        Recent times from a SYNC to the RPDOs computed from its answers [s]
+        (a period plus the host's part).
+    compute : collections.deque
+        Recent times from reading the answers to sending the RPDOs: the
+        host's part of the cycle [s].
     sync_time : float
-        When the current cycle's SYNC went out [s, monotonic].
+        When the SYNC the current data answered went out [s, monotonic].
     complete_time : float
-        When its last TPDO arrived [s, monotonic] (NaN if incomplete).
+        When the current data was read [s, monotonic].
+    round_trip : float
+        From the last SYNC to the newest TPDO answering it, by the bus's
+        timestamps [s] (NaN before the first answer).
 
     """
 
-    def __init__(self, network, node_ids, period, window=0.8, max_stale=2):
+    def __init__(self, network, node_ids, period, max_stale=4):
         self.network = network
         self.node_ids = tuple(node_ids)
         self.n = len(self.node_ids)
         self.period = float(period)
-        self.window = float(window)
         self.max_stale = int(max_stale)
         self.counters = CycleCounters()
         self.latencies = deque(maxlen=20000)
+        self.compute = deque(maxlen=20000)
         self.sync_time = 0.0
         self.complete_time = float('nan')
+        self.round_trip = float('nan')
+        self._sync_epoch = 0.0
+        self._sync_due = True
+        self._sent_sync = 0.0
         self._t1 = [None] * self.n
         self._t2 = [None] * self.n
-        self._c1 = [-(1 << 30)] * self.n        # cycle each frame answered
+        self._c1 = [-(1 << 30)] * self.n        # the SYNC each frame answered
         self._c2 = [-(1 << 30)] * self.n
-        self._got = 0
         self._next = None
         self._route = {}
         self._rpdo = [o.rpdo1_cob_id(k) for k in self.node_ids]
@@ -152,16 +169,15 @@ class PdoCycle:
             self._c2[i] = k
         if old == k:
             self.counters.duplicates += 1
-            return
-        if self.complete_time == self.complete_time:    # after this cycle's window
+        elif old < k - 1 and old >= 0:
             self.counters.late_frames += 1
-            return
-        self._got += 1
-        if self._got == 2 * self.n:
-            self.complete_time = time.monotonic()
+        if timestamp and self._sync_epoch:
+            trip = timestamp - self._sync_epoch
+            if 0.0 <= trip < 1.0 and not trip <= self.round_trip:    # the newest answer
+                self.round_trip = trip
 
     def wait_for_sync_time(self):
-        """Sleep until the next SYNC is due (a cycle later than a period is re-timed)."""
+        """Sleep until the next cycle is due (a cycle later than a period is re-timed)."""
         now = time.monotonic()
         if self._next is None or now - self._next > self.period:
             if self._next is not None:
@@ -170,61 +186,16 @@ class PdoCycle:
         delay = self._next - now
         if delay > 0.0:
             time.sleep(delay)
-
-    def exchange(self):
-        """
-        Run the receiving half of one cycle: SYNC, then the TPDOs.
-
-        Returns
-        -------
-        tuple or None
-            ``(statusword, position, velocity, torque)`` arrays (n,) of the
-            raw TPDO values, or None when a drive's newest answer is older
-            than ``max_stale`` cycles (its frames counted in ``missing_frames``).
-
-        Raises
-        ------
-        can.CanError
-            When the SYNC cannot be sent.
-
-        """
-        self.wait_for_sync_time()
-        self.drain()                      # heartbeats and EMCYs since the last cycle
-        self._got = 0
-        self.complete_time = float('nan')
-        self.counters.cycles += 1
-        k = self.counters.cycles
-        self.sync_time = time.monotonic()
         self._next += self.period
+
+    def send_sync(self):
+        """Send SYNC: the drives apply the RPDOs sent before it and answer with their state."""
+        self.counters.cycles += 1
+        self.round_trip = float('nan')
+        self._sync_due = False
+        self._sent_sync = time.monotonic()
+        self._sync_epoch = time.time()
         self.network.send_message(o.SYNC_COB_ID, b'')
-        deadline = self.sync_time + self.window * self.period
-        bus, notify = self.network.bus, self.network.notify
-        while self._got < 2 * self.n:
-            left = deadline - time.monotonic()
-            if left <= 0.0:
-                break
-            msg = bus.recv(left)
-            if msg is not None:
-                notify(msg.arbitration_id, msg.data, msg.timestamp)
-        if self._got < 2 * self.n:
-            self.complete_time = time.monotonic()    # later frames count as late
-        t1, t2 = self._t1, self._t2
-        ages = [k - min(a, b) for a, b in zip(self._c1, self._c2)]
-        missing = sum(1 for a in ages if a > 0)
-        if missing:
-            if max(ages) > self.max_stale:
-                self.counters.missing_frames += missing
-                return None
-            self.counters.stale += missing
-        self.counters.complete += 1
-        sw = np.empty(self.n, dtype=np.int64)
-        pos = np.empty(self.n, dtype=np.int64)
-        vel = np.empty(self.n, dtype=np.int64)
-        tq = np.empty(self.n, dtype=np.int64)
-        for i in range(self.n):
-            sw[i], pos[i] = o.TPDO1_FORMAT.unpack(t1[i])
-            vel[i], tq[i] = o.TPDO2_FORMAT.unpack(t2[i])
-        return sw, pos, vel, tq
 
     def drain(self):
         """Dispatch every frame waiting on the bus (none is waited for)."""
@@ -235,9 +206,52 @@ class PdoCycle:
                 return
             notify(msg.arbitration_id, msg.data, msg.timestamp)
 
+    def exchange(self):
+        """
+        Run the receiving half of one cycle: wait for its time, read the drives' answers.
+
+        Returns
+        -------
+        tuple or None
+            ``(statusword, position, velocity, torque)`` arrays (n,) of the
+            raw TPDO values, or None when a drive's newest answer is older
+            than ``max_stale`` SYNCs (its frames counted in ``missing_frames``).
+
+        Raises
+        ------
+        can.CanError
+            When a SYNC cannot be sent.
+
+        """
+        if self._sync_due:                # the last cycle sent no RPDOs, hence no SYNC
+            self.send_sync()
+        self.wait_for_sync_time()
+        self.drain()
+        self._sync_due = True
+        self.complete_time = time.monotonic()
+        self.sync_time = self._sent_sync
+        k = self.counters.cycles
+        ages = [k - min(a, b) for a, b in zip(self._c1, self._c2)]
+        missing = sum(1 for a in ages if a > 0)
+        if missing:
+            if max(ages) > self.max_stale:
+                self.counters.missing_frames += missing
+                return None
+            self.counters.stale += missing
+        self.counters.complete += not missing
+        t1, t2 = self._t1, self._t2
+        sw = np.empty(self.n, dtype=np.int64)
+        pos = np.empty(self.n, dtype=np.int64)
+        vel = np.empty(self.n, dtype=np.int64)
+        tq = np.empty(self.n, dtype=np.int64)
+        for i in range(self.n):
+            sw[i], pos[i] = o.TPDO1_FORMAT.unpack(t1[i])
+            vel[i], tq[i] = o.TPDO2_FORMAT.unpack(t2[i])
+        return sw, pos, vel, tq
+
     def send(self, controlwords, torques):
         """
-        Send every drive's RPDO1 for the next SYNC.
+        Send every drive's RPDO1, then SYNC (the set-points take effect at it).
 
         Parameters
         ----------
@@ -256,7 +270,10 @@ class PdoCycle:
         send = self.network.send_message
         for cob_id, cw, tq in zip(self._rpdo, controlwords, torques):
             send(cob_id, pack(int(cw), int(tq)))
-        self.latencies.append(time.monotonic() - self.sync_time)
+        now = time.monotonic()
+        self.latencies.append(now - self._sent_sync)
+        self.compute.append(now - self.complete_time)
+        self.send_sync()
 
     def __repr__(self):
         return f'PdoCycle({len(self.node_ids)} drives, {self.period * 1e3:g} ms)'

@@ -182,8 +182,7 @@ class Cia402Driver(DriveBackend):
             # (5 ms by default): hand it back sooner.
             if sys.getswitchinterval() > SWITCH_INTERVAL:
                 sys.setswitchinterval(SWITCH_INTERVAL)
-            self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.tpdo_window,
-                                  s.max_stale)
+            self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.max_stale)
         except (can.CanError, OSError) as exc:
             self.close()
             if isinstance(exc, TransportError):
@@ -293,8 +292,9 @@ class Cia402Driver(DriveBackend):
         st.crc_errors = b.error_frames
         if raw is not None:
             self.states = [state_of(int(w)) for w in raw[0]]
-            self.last_round_trip = (time.monotonic(),
-                                    self.cycle.complete_time - self.cycle.sync_time)
+            trip = self.cycle.round_trip
+            if trip == trip:
+                self.last_round_trip = (time.monotonic(), trip)
         return raw
 
     def send_raw(self, torques):
@@ -471,8 +471,8 @@ class Cia402Driver(DriveBackend):
         Returns
         -------
         dict
-            Power state per drive, EMCY count, cycle counters, bus load,
-            SYNC-to-RPDO latency percentiles [us].
+            Power state per drive, EMCY count, cycle counters, bus counters,
+            percentiles of the SYNC-to-RPDO latency and of the host's part [us].
 
         """
         out = {'drive_states': ','.join(st.value if st else '?' for st in self.states),
@@ -480,12 +480,13 @@ class Cia402Driver(DriveBackend):
         cycle, bus = self.cycle, self.bus
         if cycle is not None:
             c = cycle.counters
-            lat = np.array(cycle.latencies) if cycle.latencies else None
             out.update(sync_cycles=c.cycles, tpdo_missing=c.missing_frames,
-                       tpdo_late=c.late_frames, sync_overruns=c.overruns,
-                       latency_p50_us=f'{np.percentile(lat, 50) * 1e6:.0f}' if lat is not None
-                       else '', latency_p99_us=f'{np.percentile(lat, 99) * 1e6:.0f}'
-                       if lat is not None else '')
+                       tpdo_late=c.late_frames, tpdo_stale=c.stale, sync_overruns=c.overruns)
+            for name, values in (('latency', cycle.latencies), ('compute', cycle.compute)):
+                arr = np.array(values) * 1e6 if values else None
+                for p in (50, 99):
+                    out[f'{name}_p{p}_us'] = f'{np.percentile(arr, p):.0f}' if arr is not None \
+                        else ''
         if bus is not None:
             b = bus.counters
             out.update(bus_bad_frames=b.bad_frames, bus_error_frames=b.error_frames,

@@ -65,8 +65,6 @@ class Cia402Settings:
         Transmission efficiency (one or one per joint).
     velocity_bandwidth, velocity_damping : float
         State-variable filter of the acceleration estimate [Hz], [-].
-    tpdo_window : float
-        Share of the cycle the host waits for the TPDOs after a SYNC.
     max_stale : int
         Cycles a drive's previous answer stands in for a late one (counted
         as stale; older, the cycle has no sample).
@@ -92,7 +90,6 @@ class Cia402Settings:
     efficiency: tuple = (1.0,)
     velocity_bandwidth: float = 30.0
     velocity_damping: float = 1.0
-    tpdo_window: float = 0.8
     max_stale: int = 4
     eds: str = ''
 
@@ -131,7 +128,7 @@ class Cia402Settings:
                                 ('heartbeat_timeout', 0.01, 60.0),
                                 ('connect_timeout', 0.01, 60.0), ('request_timeout', 0.01, 60.0),
                                 ('velocity_bandwidth', 0.1, 5000.0),
-                                ('velocity_damping', 0.05, 10.0), ('tpdo_window', 0.1, 0.95)):
+                                ('velocity_damping', 0.05, 10.0)):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and math.isfinite(v) and low <= v <= high):
                 raise InputError(name, f'must be in [{low:g}, {high:g}], got {v!r}')
