@@ -22,7 +22,8 @@ as a CANopen master does it, so that the host never waits for the drives:
    reads whatever is on the bus (no receive thread in the cycle: every
    frame goes through ``canopen``'s dispatch, heartbeats and EMCYs
    included): the TPDO1 and TPDO2 each drive sent in answer to the last
-   SYNC, with its state sampled at that SYNC;
+   SYNC, with its state sampled at that SYNC; for an answer not there yet
+   it waits at most ``wait`` of the period;
 2. the host computes from them and :meth:`~PdoCycle.send` writes each
    drive's RPDO1 (controlword and target torque), then sends SYNC: the
    drives apply the set-points at that SYNC and answer it with their next
@@ -98,6 +99,8 @@ class PdoCycle:
         SYNC period [s].
     max_stale : int
         Cycles a drive's previous answer stands in for a late one.
+    wait : float
+        Share of the period the cycle waits for answers still missing.
 
     Attributes
     ----------
@@ -119,12 +122,13 @@ class PdoCycle:
 
     """
 
-    def __init__(self, network, node_ids, period, max_stale=4):
+    def __init__(self, network, node_ids, period, max_stale=4, wait=0.4):
         self.network = network
         self.node_ids = tuple(node_ids)
         self.n = len(self.node_ids)
         self.period = float(period)
         self.max_stale = int(max_stale)
+        self.wait = float(wait)
         self.counters = CycleCounters()
         self.latencies = deque(maxlen=20000)
         self.compute = deque(maxlen=20000)
@@ -227,10 +231,19 @@ class PdoCycle:
             self.send_sync()
         self.wait_for_sync_time()
         self.drain()
+        k = self.counters.cycles
+        deadline = time.monotonic() + self.wait * self.period
+        bus, notify = self.network.bus, self.network.notify
+        while min(min(self._c1), min(self._c2)) < k:
+            left = deadline - time.monotonic()
+            if left <= 0.0:
+                break
+            msg = bus.recv(left)
+            if msg is not None:
+                notify(msg.arbitration_id, msg.data, msg.timestamp)
         self._sync_due = True
         self.complete_time = time.monotonic()
         self.sync_time = self._sent_sync
-        k = self.counters.cycles
         ages = [k - min(a, b) for a, b in zip(self._c1, self._c2)]
         missing = sum(1 for a in ages if a > 0)
         if missing:

@@ -182,7 +182,8 @@ class Cia402Driver(DriveBackend):
             # (5 ms by default): hand it back sooner.
             if sys.getswitchinterval() > SWITCH_INTERVAL:
                 sys.setswitchinterval(SWITCH_INTERVAL)
-            self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.max_stale)
+            self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.max_stale,
+                                  s.answer_wait)
         except (can.CanError, OSError) as exc:
             self.close()
             if isinstance(exc, TransportError):

@@ -68,6 +68,9 @@ class Cia402Settings:
     max_stale : int
         Cycles a drive's previous answer stands in for a late one (counted
         as stale; older, the cycle has no sample).
+    answer_wait : float
+        Share of the period a cycle waits for answers still missing at its
+        start.
     eds : str
         The drives' EDS file ('' for the package's generic one).
 
@@ -91,6 +94,7 @@ class Cia402Settings:
     velocity_bandwidth: float = 30.0
     velocity_damping: float = 1.0
     max_stale: int = 4
+    answer_wait: float = 0.4
     eds: str = ''
 
     def check(self, n=None):
@@ -128,7 +132,7 @@ class Cia402Settings:
                                 ('heartbeat_timeout', 0.01, 60.0),
                                 ('connect_timeout', 0.01, 60.0), ('request_timeout', 0.01, 60.0),
                                 ('velocity_bandwidth', 0.1, 5000.0),
-                                ('velocity_damping', 0.05, 10.0)):
+                                ('velocity_damping', 0.05, 10.0), ('answer_wait', 0.0, 0.8)):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and math.isfinite(v) and low <= v <= high):
                 raise InputError(name, f'must be in [{low:g}, {high:g}], got {v!r}')
