@@ -32,6 +32,11 @@ PLANNER = 'trajectory_planner'
 DYNAMICS = 'parallel_dynamics'
 BOARD = 'sim_board'
 DRIVES = 'sim_drive'
+#: SCHED_FIFO priorities on simulated CiA 402 drives: the drives answer each SYNC within
+#: the cycle as hardware does, and the host's loop runs on time (both sleep between
+#: cycles; where the priority is not allowed, normal scheduling goes on).
+DRIVES_RT_PRIORITY = 30
+HOST_RT_PRIORITY = 20
 
 
 def controller_name(law):
@@ -89,7 +94,8 @@ def drive_command(cfg, python=sys.executable):
     """
     argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-drive', robot_argument(cfg.robot),
             '--interface', 'udp_multicast', '--rate', f'{cfg.rate:g}',
-            '--control-port', '0' if cfg.board_control else '-1']
+            '--control-port', '0' if cfg.board_control else '-1',
+            '--rt-priority', str(DRIVES_RT_PRIORITY)]
     if not cfg.load_friction:
         argv.append('--no-load-friction')
     if cfg.payload > 0.0:
@@ -204,6 +210,7 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     if cfg.mode == 'one-process':
         if 'backend' in board:          # the loop's law has a dynamics backend of its own
             board['hardware'] = board.pop('backend')
+            board['rt_priority'] = HOST_RT_PRIORITY
         return [(LOOP, _node('control_loop_node', LOOP, {
             **board, 'law': cfg.controllers[0], 'autostart': False,
             'timing_log': os.path.join(log_dir, f'{LOOP}_timing.json'), **law_params},

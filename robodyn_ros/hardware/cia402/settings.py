@@ -93,8 +93,8 @@ class Cia402Settings:
     efficiency: tuple = (1.0,)
     velocity_bandwidth: float = 30.0
     velocity_damping: float = 1.0
-    max_stale: int = 4
-    answer_wait: float = 0.4
+    max_stale: int = 1
+    answer_wait: float = 0.5
     eds: str = ''
 
     def check(self, n=None):

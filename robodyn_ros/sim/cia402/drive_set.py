@@ -49,6 +49,7 @@ from ...errors import InputError
 from ...hardware.cia402 import EDS_PATH
 from ...hardware.cia402 import objects as o
 from ...hardware.cia402.bus import open_bus
+from ...realtime.hygiene import setup_thread
 
 
 class PeriodicFrame:
@@ -410,6 +411,7 @@ class SimDriveSet:
         cfg = self.config
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
+        self.hygiene = setup_thread(cfg.rt_priority, freeze_gc=True)
         try:
             self.start()
             if on_ready is not None:
