@@ -23,6 +23,11 @@ planner and the controller, and optionally robot_state_publisher and RViz::
 
     ros2 launch robodyn_ros bringup_hardware.launch.py robot:=puma560 port:=/dev/ttyUSB0
     ros2 launch robodyn_ros bringup_hardware.launch.py backend:=cia402 node_ids:=1,2,3,4,5,6
+
+``loop:=one-process`` (the default) runs the board and the control law in one
+node, ``control_loop``, with no DDS in the cycle; ``loop:=graph`` starts the
+``hardware_interface`` and ``controller`` nodes instead (joint_states and
+joint_commands over DDS, as with ros2_control or several hosts).
 """
 
 from launch import LaunchDescription
@@ -86,6 +91,10 @@ def generate_launch_description():
                               description='Publish robot_description and TF'),
         DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
                               description='Start RViz'),
+        DeclareLaunchArgument('loop', default_value='one-process',
+                              choices=['one-process', 'graph'],
+                              description='one-process: control_loop runs board and law in '
+                                          'one loop; graph: hardware_interface + controller'),
         DeclareLaunchArgument('backend', default_value='board', choices=['board', 'cia402'],
                               description='The hardware: the motor driver board, or CiA 402 '
                                           'drives on CAN'),
@@ -100,8 +109,9 @@ def generate_launch_description():
         DeclareLaunchArgument('bitrate', default_value='1000000',
                               description='CAN bitrate [bit/s]'),
         include('hardware_interface.launch.py',
-                ['robot', 'namespace', 'rate', 'port', 'baud', 'address', 'backend',
+                ['robot', 'namespace', 'rate', 'port', 'baud', 'address', 'loop', 'backend',
                  'can_interface', 'can_channel', 'node_ids', 'bitrate']),
-        include('robodyn_nodes.launch.py', ['robot', 'namespace', 'rate', 'dynamics_workers']),
+        include('robodyn_nodes.launch.py',
+                ['robot', 'namespace', 'rate', 'dynamics_workers', 'loop']),
         OpaqueFunction(function=_viewers),
     ])

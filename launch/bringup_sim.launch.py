@@ -21,6 +21,8 @@ UDP at ``board_address``) and, once it has started, everything of
 
     ros2 launch robodyn_ros bringup_sim.launch.py robot:=puma560 rviz:=true
 
+``loop:=one-process`` (default) or ``loop:=graph``, as in the hardware bring-up.
+
 With ``backend:=cia402`` it runs ``robodyn sim-drive`` instead (one simulated
 CiA 402 drive per joint on python-can's ``udp_multicast``) and the hardware
 interface on the same bus. CAN over UDP multicast must never reach the
@@ -55,7 +57,7 @@ def _drives(context, robot):
              '--rate', LaunchConfiguration('rate')],
         on_exit=[Shutdown(reason='robodyn sim-drive exited')])
     arguments = ['robot', 'namespace', 'rate', 'dynamics_workers', 'robot_state_publisher',
-                 'rviz']
+                 'rviz', 'loop']
     graph = IncludeLaunchDescription(
         PythonLaunchDescriptionSource(PathJoinSubstitution([
             FindPackageShare('robodyn_ros'), 'launch', 'bringup_hardware.launch.py'])),
@@ -84,7 +86,7 @@ def _graph(context):
              '--port', number, '--rate', LaunchConfiguration('rate')],
         on_exit=[Shutdown(reason='robodyn sim-board exited')])
     arguments = ['robot', 'namespace', 'rate', 'dynamics_workers', 'robot_state_publisher',
-                 'rviz']
+                 'rviz', 'loop']
     graph = IncludeLaunchDescription(
         PythonLaunchDescriptionSource(PathJoinSubstitution([
             FindPackageShare('robodyn_ros'), 'launch', 'bringup_hardware.launch.py'])),
@@ -114,5 +116,9 @@ def generate_launch_description():
                               description='Publish robot_description and TF'),
         DeclareLaunchArgument('rviz', default_value='false', choices=['true', 'false'],
                               description='Start RViz'),
+        DeclareLaunchArgument('loop', default_value='one-process',
+                              choices=['one-process', 'graph'],
+                              description='one-process: control_loop runs board and law in '
+                                          'one loop; graph: hardware_interface + controller'),
         OpaqueFunction(function=_graph),
     ])

@@ -15,6 +15,11 @@
 """
 Robodyn's hardware interface (a lifecycle node), configured and then activated.
 
+With ``loop:=one-process`` the node is ``control_loop`` instead: the same
+interface running the control law itself in the board's I/O loop (no DDS in
+the cycle, no ``controller`` node needed; parameters from
+``config/control_loop.yaml``, ``law`` among them).
+
 Activating it before any controller runs is safe: the interface keeps the
 brakes on (outputs off) until a valid ``joint_commands`` stream from one
 publisher has arrived, and only then releases them (see docs/hardware.md).
@@ -77,6 +82,10 @@ def _cia402(context, rate):
     return link
 
 
+def _config(name):
+    return PathJoinSubstitution([FindPackageShare('robodyn_ros'), 'config', name])
+
+
 def _hardware_interface(context):
     """Check the connection arguments and build the node with the board link."""
     port = LaunchConfiguration('port').perform(context).strip()
@@ -109,16 +118,24 @@ def _hardware_interface(context):
         link = {'transport': 'udp', 'address': host, 'port': number}
     else:
         link = {'transport': 'serial', 'device': port, 'baud_rate': int(baud)}
-    node = LifecycleNode(
-        package='robodyn_ros', executable='hardware_interface', name='hardware_interface',
-        namespace=LaunchConfiguration('namespace'), output='screen',
-        parameters=[
-            PathJoinSubstitution([FindPackageShare('robodyn_ros'), 'config',
-                                  'hardware_interface.yaml']),
-            dict({'robot': LaunchConfiguration('robot')}, **link)],
-        remappings=[('joint_states', LaunchConfiguration('joint_states_topic')),
-                    ('joint_commands', LaunchConfiguration('joint_commands_topic'))],
-        on_exit=[Shutdown(reason='robodyn_ros hardware_interface exited')])
+    parameters = dict({'robot': LaunchConfiguration('robot')}, **link)
+    remappings = [('joint_states', LaunchConfiguration('joint_states_topic')),
+                  ('joint_commands', LaunchConfiguration('joint_commands_topic'))]
+    if LaunchConfiguration('loop').perform(context) == 'one-process':
+        if 'backend' in parameters:   # the loop's 'backend' is its law's dynamics
+            parameters['hardware'] = parameters.pop('backend')
+        node = LifecycleNode(
+            package='robodyn_ros', executable='control_loop', name='control_loop',
+            namespace=LaunchConfiguration('namespace'), output='screen',
+            parameters=[_config('control_loop.yaml'), parameters], remappings=remappings,
+            on_exit=[Shutdown(reason='robodyn_ros control_loop exited')])
+    else:
+        node = LifecycleNode(
+            package='robodyn_ros', executable='hardware_interface', name='hardware_interface',
+            namespace=LaunchConfiguration('namespace'), output='screen',
+            parameters=[_config('hardware_interface.yaml'), parameters],
+            remappings=remappings,
+            on_exit=[Shutdown(reason='robodyn_ros hardware_interface exited')])
     autostart = IfCondition(LaunchConfiguration('autostart'))
     configure = EmitEvent(condition=autostart, event=ChangeState(
         lifecycle_node_matcher=matches_action(node),
@@ -166,5 +183,9 @@ def generate_launch_description():
                               description='Where the node reads the effort commands'),
         DeclareLaunchArgument('autostart', default_value='true', choices=['true', 'false'],
                               description='Configure and activate the node at start'),
+        DeclareLaunchArgument('loop', default_value='graph', choices=['one-process', 'graph'],
+                              description='graph: the hardware_interface node (a controller '
+                                          'sends joint_commands); one-process: the '
+                                          'control_loop node runs the law itself'),
         OpaqueFunction(function=_hardware_interface),
     ])

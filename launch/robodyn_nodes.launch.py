@@ -15,6 +15,9 @@
 """
 Robodyn's planner, controller and parallel dynamics (included by the bring-up files).
 
+With ``loop:=one-process`` there is no controller node: the ``control_loop``
+node runs the law (see ``hardware_interface.launch.py``).
+
 The controller publishes sensor_msgs/JointState efforts on ``joint_commands``,
 or, with ``effort_controller:=NAME``, std_msgs/Float64MultiArray on
 ``NAME/commands`` for ros2_control's forward command controller.
@@ -72,6 +75,17 @@ def _workers(context):
             for i in range(_worker_count(context))]
 
 
+def _controller(context):
+    if LaunchConfiguration('loop').perform(context) != 'graph':
+        return []
+    return [Node(package='robodyn_ros', executable='controller', name='controller',
+                 namespace=LaunchConfiguration('namespace'), output='screen',
+                 parameters=[_config('controller.yaml'), _common(), {
+                     'rate': ParameterValue(LaunchConfiguration('rate'), value_type=float),
+                     'effort_controller': ParameterValue(
+                         LaunchConfiguration('effort_controller'), value_type=str)}])]
+
+
 def generate_launch_description():
     namespace = LaunchConfiguration('namespace')
     return LaunchDescription([
@@ -88,16 +102,14 @@ def generate_launch_description():
                               description='Use the /clock topic (Gazebo)'),
         DeclareLaunchArgument('dynamics_workers', default_value='0',
                               description='Worker processes of the parallel dynamics node'),
+        DeclareLaunchArgument('loop', default_value='graph', choices=['one-process', 'graph'],
+                              description='graph: start the controller node; one-process: '
+                                          'none (the control_loop node runs the law)'),
         OpaqueFunction(function=_check_arguments),
         Node(package='robodyn_ros', executable='trajectory_planner', name='trajectory_planner',
              namespace=namespace, output='screen',
              parameters=[_config('trajectory_planner.yaml'), _common()]),
-        Node(package='robodyn_ros', executable='controller', name='controller',
-             namespace=namespace, output='screen',
-             parameters=[_config('controller.yaml'), _common(), {
-                 'rate': ParameterValue(LaunchConfiguration('rate'), value_type=float),
-                 'effort_controller': ParameterValue(LaunchConfiguration('effort_controller'),
-                                                     value_type=str)}]),
+        OpaqueFunction(function=_controller),
         Node(package='robodyn_ros', executable='parallel_dynamics', name='parallel_dynamics',
              namespace=namespace, output='screen',
              parameters=[_config('parallel_dynamics.yaml'), _common()]),

@@ -29,6 +29,9 @@ NODE_EXECUTABLES = {
                           'CAN (backend cia402: can_interface, can_channel, node_ids, '
                           'bitrate, sync_period); publishes joint_states, subscribes '
                           'joint_commands',
+    'control_loop': 'lifecycle node that runs the board (or the CiA 402 drives: hardware '
+                    'cia402) with the control law and friction compensation in one loop (no '
+                    'DDS in the cycle); publishes joint_states, subscribes planned_trajectory',
     'controller': 'model-based controller; subscribes joint_states and planned_trajectory, '
                   'publishes joint_commands (sensor_msgs/JointState effort) or '
                   '<effort_controller>/commands (std_msgs/Float64MultiArray)',
@@ -46,11 +49,21 @@ NODE_PARAMETERS = {
     'hardware_interface': ('robot', 'robot_params', 'transport', 'device', 'baud_rate',
                            'address', 'port', 'backend', 'can_interface', 'can_channel',
                            'node_ids', 'bitrate', 'sync_period'),
+    'control_loop': ('robot', 'robot_params', 'transport', 'device', 'baud_rate', 'address',
+                     'port', 'hardware', 'can_interface', 'can_channel', 'node_ids', 'bitrate',
+                     'sync_period', 'law', 'model_friction'),
     'controller': ('robot', 'robot_params', 'rate', 'effort_controller', 'model_friction'),
     'trajectory_planner': ('robot', 'robot_params'),
     'parallel_dynamics': ('robot', 'robot_params'),
     'parallel_dynamics_worker': ('robot', 'robot_params'),
 }
+
+#: Values of the launch argument ``loop``: the board and the law in one process
+#: (``control_loop``), or the two-node graph (``hardware_interface`` + ``controller``
+#: over DDS, for ros2_control and several hosts).
+LOOP_MODES = ('one-process', 'graph')
+#: ``loop`` of the bring-up files (the component files default to ``'graph'``).
+DEFAULT_LOOP = 'one-process'
 
 #: Sub-command of ``robodyn`` that runs the simulated driver board.
 SIM_BOARD_COMMAND = ('robodyn', 'sim-board')

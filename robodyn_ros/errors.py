@@ -18,12 +18,24 @@ Exception hierarchy of robodyn_ros.
 Every error the package raises derives from :class:`RobodynError`. Errors
 raised while building or validating a model carry the source file, the link
 or joint, the field and the offending value, so that a one-line message
-points straight at the problem.
+points straight at the problem. Descriptions that load but break a rule of
+physical consistency (or carry elements we ignore) give a
+:class:`ModelWarning` instead; strict loading turns those into errors.
 """
 
 
 class RobodynError(Exception):
     """Root of every robodyn_ros error."""
+
+
+class ModelWarning(UserWarning):
+    """
+    A robot description loads, but breaks a rule or carries ignored elements.
+
+    Issued (with :func:`warnings.warn`) once per problem by the loaders;
+    the same texts are in ``RobotModel.warnings``. Strict loading
+    (``strict=True``, ``--strict``) raises the :class:`ModelError` instead.
+    """
 
 
 class ModelError(RobodynError, ValueError):

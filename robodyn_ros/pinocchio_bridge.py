@@ -62,11 +62,21 @@ class PinocchioBridge:
             self._idx_q[i] = pj.idx_q
             self._idx_v[i] = pj.idx_v
             self._continuous[i] = pj.nq == 2
+        n = model.n
+        self._plain = bool(self.pin_model.nq == self.pin_model.nv == n
+                           and not self._continuous.any()
+                           and np.array_equal(self._idx_q, np.arange(n))
+                           and np.array_equal(self._idx_v, np.arange(n)))
         if armature:
             arm = np.array(self.pin_model.armature)
             arm[self._idx_v] = model.armature
             self.pin_model.armature = arm
         self.pin_data = self.pin_model.createData()
+
+    @property
+    def plain(self):
+        """Whether Pinocchio's vectors are ours as they are (no continuous joint, same order)."""
+        return self._plain
 
     def q(self, q):
         """

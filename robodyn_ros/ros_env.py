@@ -40,3 +40,81 @@ def apply_ros_env_defaults(environ=None):
     env = os.environ if environ is None else environ
     env.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     return env
+
+
+#: Fast DDS profile for processes that move large messages on one machine: the
+#: shared-memory transport with 64 MB segments (the default 512 kB segment holds
+#: a few 64 kB fragments at a time, and a 14 MB message then crawls through it),
+#: and UDP for everything else.
+LARGE_DATA_PROFILE = """<?xml version="1.0" encoding="UTF-8" ?>
+<dds xmlns="http://www.eprosima.com">
+  <profiles>
+    <transport_descriptors>
+      <transport_descriptor>
+        <transport_id>robodyn_shm</transport_id>
+        <type>SHM</type>
+        <segment_size>67108864</segment_size>
+        <maxMessageSize>33554432</maxMessageSize>
+      </transport_descriptor>
+      <transport_descriptor>
+        <transport_id>robodyn_udp</transport_id>
+        <type>UDPv4</type>
+      </transport_descriptor>
+    </transport_descriptors>
+    <participant profile_name="robodyn_large_data" is_default_profile="true">
+      <rtps>
+        <userTransports>
+          <transport_id>robodyn_shm</transport_id>
+          <transport_id>robodyn_udp</transport_id>
+        </userTransports>
+        <useBuiltinTransports>false</useBuiltinTransports>
+      </rtps>
+    </participant>
+  </profiles>
+</dds>
+"""
+
+#: Variables by which a user configures Fast DDS himself (then nothing is changed).
+FASTDDS_USER_SETTINGS = ('FASTDDS_DEFAULT_PROFILES_FILE', 'FASTRTPS_DEFAULT_PROFILES_FILE',
+                         'FASTDDS_BUILTIN_TRANSPORTS', 'RMW_FASTRTPS_USE_QOS_FROM_XML')
+
+
+def use_large_data_transport(environ=None, folder=None):
+    """
+    Point Fast DDS at :data:`LARGE_DATA_PROFILE` unless the user configured it.
+
+    Call before ``rclpy.init``. Nothing changes when another middleware is
+    chosen (``RMW_IMPLEMENTATION``) or one of :data:`FASTDDS_USER_SETTINGS`
+    is set (the namespaces of the multi-host set-up set
+    ``FASTDDS_BUILTIN_TRANSPORTS=UDPv4``).
+
+    Parameters
+    ----------
+    environ : dict, optional
+        Environment to update (default ``os.environ``).
+    folder : str, optional
+        Where the profile file is written (default the temporary folder).
+
+    Returns
+    -------
+    str or None
+        The profile file used, None when nothing was changed.
+
+    """
+    env = os.environ if environ is None else environ
+    fastdds = ('rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
+    if env.get('RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp') not in fastdds:
+        return None
+    if any(env.get(key) for key in FASTDDS_USER_SETTINGS):
+        return None
+    import hashlib
+    import tempfile
+    digest = hashlib.sha256(LARGE_DATA_PROFILE.encode()).hexdigest()[:12]
+    path = os.path.join(folder or tempfile.gettempdir(), f'robodyn_fastdds_{digest}.xml')
+    if not os.path.exists(path):
+        tmp = f'{path}.{os.getpid()}'
+        with open(tmp, 'w', encoding='utf-8') as fh:
+            fh.write(LARGE_DATA_PROFILE)
+        os.replace(tmp, path)
+    env['FASTDDS_DEFAULT_PROFILES_FILE'] = path
+    return path

@@ -20,10 +20,13 @@ Writes, for every library robot NAME:
 * ``urdf/NAME.description.xacro``: the macro ``NAME_description`` with the
   links, joints, inertials, limits and friction of ``urdf/NAME.urdf``
   (the same numbers: both come from ``RobotModel.to_urdf()``) plus visual
-  and collision cylinders computed from the joint placements;
+  and collision cylinders computed from the joint placements; with
+  ``gazebo:=true`` the root link gets an inertial and bodies that are not
+  physical get ``library.simulator_inertials`` (sdformat needs both);
 * ``urdf/NAME.ros2_control.xacro``: the macro ``NAME_ros2_control`` (effort
-  command interfaces limited to the model's effort limits, position,
-  velocity and effort state interfaces starting at the home configuration);
+  command interfaces limited to the model's effort limits and starting at
+  0, position, velocity and effort state interfaces starting at the home
+  configuration);
 * ``urdf/NAME.urdf.xacro``: the robot, with the ``<ros2_control>`` variant
   chosen by the xacro argument ``ros2_control`` (none, mock, gazebo, topic);
 * ``config/NAME_controllers.yaml``: joint_state_broadcaster and the effort
@@ -47,6 +50,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 XACRO_NS = 'http://www.ros.org/wiki/xacro'
 
 #: Density used to size the link cylinders from the link masses [kg/m^3].
+#: Root link inertial of the Gazebo variant, mass [kg] and moments [kg m^2]: fixed to world,
+#: it never acts, but sdformat drops a massless link under world (and the joint to it).
+BASE_INERTIAL = (1.0, (0.001, 0.001, 0.001))
+
 DENSITY = 2700.0
 #: Link cylinder radius range [m].
 RADIUS_RANGE = (0.02, 0.08)
@@ -95,8 +102,7 @@ def _rotation_from_z(direction):
 def _along(start, end, radius, material):
     """Cylinder from ``start`` to ``end`` (link frame) [m]."""
     from robodyn_ros.model.transforms import matrix_to_rpy
-    start = np.asarray(start, dtype=float)
-    end = np.asarray(end, dtype=float)
+    start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
     rot = _rotation_from_z(end - start)
     return Cylinder(tuple(0.5 * (start + end)), tuple(matrix_to_rpy(rot)), radius,
                     float(np.linalg.norm(end - start)), material)
@@ -122,7 +128,7 @@ def _radius(mass, points):
     return min(max(radius, RADIUS_RANGE[0]), RADIUS_RANGE[1])
 
 
-def link_geometry(model):
+def link_geometry(model, masses=None):
     """
     Visual and collision cylinders of every link, from the joint placements.
 
@@ -135,6 +141,8 @@ def link_geometry(model):
     ----------
     model : RobotModel
         The robot.
+    masses : dict, optional
+        Link name -> mass [kg] to size a link by instead of the model's.
 
     Returns
     -------
@@ -144,7 +152,7 @@ def link_geometry(model):
     """
     radii = {}
     for i, body in enumerate(model.inertials):
-        radii[i] = _radius(body.mass, _points(model, i))
+        radii[i] = _radius((masses or {}).get(model.joints[i].link, body.mass), _points(model, i))
     roots = [i for i, j in enumerate(model.joints) if j.parent < 0]
     radii[-1] = min(max(1.3 * max(radii[i] for i in roots), 0.03), 0.1)
     shapes = {model.root_link: [Cylinder((0.0, 0.0, -0.01), (0.0, 0.0, 0.0),
@@ -209,11 +217,19 @@ def description_xacro(name, model):
     for rel in ('common/materials.xacro', 'common/geometry.xacro'):
         ElementTree.SubElement(root, f'{{{XACRO_NS}}}include', filename=rel)
     macro = ElementTree.SubElement(root, f'{{{XACRO_NS}}}macro', name=f'{name}_description',
-                                   params='')
-    shapes = link_geometry(model)
+                                   params='gazebo:=false')
+    from robodyn_ros.model import library
+    simulator = library.simulator_inertials(name)
+    shapes = link_geometry(model, {link: body[0] for link, body in simulator.items()})
     for element in urdf:
         if element.tag == 'link':
-            for shape in shapes.get(element.get('name'), ()):
+            link = element.get('name')
+            if link == model.root_link:
+                _gazebo_only(element, _inertial_element(*BASE_INERTIAL, (0.0, 0.0, 0.0)))
+            elif link in simulator:
+                _gazebo_only(element, _inertial_element(*simulator[link]),
+                             element.find('inertial'))
+            for shape in shapes.get(link, ()):
                 ElementTree.SubElement(element, f'{{{XACRO_NS}}}robodyn_cylinder',
                                        xyz=_vec(shape.center), rpy=_vec(shape.rpy),
                                        radius=_fmt(shape.radius), length=_fmt(shape.length),
@@ -221,6 +237,23 @@ def description_xacro(name, model):
         macro.append(element)
     ElementTree.indent(root, '  ')
     return '<?xml version="1.0"?>\n' + ElementTree.tostring(root, encoding='unicode') + '\n'
+
+
+def _inertial_element(mass, moments, com):
+    ixx, iyy, izz = (_fmt(v) for v in moments)
+    return ElementTree.fromstring(
+        f'<inertial><origin xyz="{_vec(com)}" rpy="0 0 0"/><mass value="{_fmt(mass)}"/><inertia '
+        f'ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" iyz="0" izz="{izz}"/></inertial>')
+
+
+def _gazebo_only(link, inertial, otherwise=None):
+    """Insert an inertial used by the Gazebo variant only (``otherwise``, moved, elsewhere)."""
+    if otherwise is not None:
+        link.remove(otherwise)
+    for index, (tag, child) in enumerate((('if', inertial), ('unless', otherwise))):
+        if child is not None:
+            link.insert(index, ElementTree.Element(f'{{{XACRO_NS}}}{tag}', value='${gazebo}'))
+            link[index].append(child)
 
 
 def ros2_control_xacro(name, model):
@@ -243,8 +276,10 @@ def ros2_control_xacro(name, model):
     lines = ['<?xml version="1.0"?>',
              f'<!-- {_generated(name)}',
              '     The <ros2_control> tag: one effort command interface per joint, limited',
-             "     to the model's effort limit [N m or N], and position, velocity and effort",
-             '     state interfaces starting at the home configuration [rad or m]. -->',
+             "     to the model's effort limit [N m or N] and starting at 0 (without an",
+             '     initial value it starts as NaN on Jazzy and later), and position,',
+             '     velocity and effort state interfaces starting at the home configuration',
+             '     [rad or m]. -->',
              '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">',
              '  <xacro:include filename="common/ros2_control.xacro"/>',
              f'  <xacro:macro name="{name}_ros2_control"',
@@ -262,6 +297,7 @@ def ros2_control_xacro(name, model):
         if math.isfinite(effort):
             lines.append(f'          <param name="min">{_fmt(-effort)}</param>')
             lines.append(f'          <param name="max">{_fmt(effort)}</param>')
+        lines.append('          <param name="initial_value">0.0</param>')
         lines.append('        </command_interface>')
         lines.append('        <state_interface name="position">')
         lines.append(f'          <param name="initial_value">{repr(float(home))}</param>')
@@ -322,7 +358,7 @@ def robot_xacro(name, model):
     <xacro:robodyn_world_link root_link="{model.root_link}"/>
   </xacro:if>
 
-  <xacro:{name}_description/>
+  <xacro:{name}_description gazebo="${{ros2_control_variant == 'gazebo'}}"/>
 
   <xacro:unless value="${{ros2_control_variant == 'none'}}">
     <xacro:{name}_ros2_control variant="${{ros2_control_variant}}"

@@ -3,7 +3,10 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Create or reuse .venv/ in the repository root and install robodyn_ros with
-# its pinned dependencies. Idempotent: a second run only checks a stamp.
+# its pinned dependencies, then compile every cache once (robodyn warm: the C
+# dynamics kernels, the numba planner core, the control laws' compiled steps),
+# so that no later command waits for a one-time compile. Idempotent: a second
+# run only checks a stamp.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,5 +45,10 @@ pip_install() {
 pip_install --upgrade pip
 pip_install -r "$root/requirements.txt"
 pip_install --no-deps -e "$root"
+echo "robodyn setup: compiling the caches once (robodyn warm, about half a minute)"
+if ! ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}" \
+     "$venv/bin/robodyn" warm; then
+  echo "robodyn setup: robodyn warm failed; the caches will fill on first use" >&2
+fi
 echo "$stamp" > "$stamp_file"
 echo "robodyn setup: done"

@@ -78,6 +78,13 @@ def random_tree(rng, n=7, tree=True, generic_axes=True, friction=True, prismatic
     return RobotModel('random_tree' if tree else 'random_chain', 'base', joints, inertials)
 
 
+def with_random_friction(model, rng):
+    """Give a copy of a model with velocity friction on every joint and bearings/transmissions."""
+    joints = [j.with_changes(friction=random_friction(rng, j.is_prismatic))
+              for j in model.joints]
+    return model.replace_joints(joints)
+
+
 def random_dh(rng, n=6, convention='standard', prismatic=0.3, friction=True):
     """Build a random DH chain (axis-aligned frames) with mixed joints."""
     rows = []

@@ -54,6 +54,13 @@ def _claim_domain_id():
 os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 os.environ['ROS_DOMAIN_ID'] = _claim_domain_id()
 
+
+def pytest_unconfigure(config):
+    """Release the domain lock when the session ends."""
+    if _DOMAIN_LOCK is not None:
+        _DOMAIN_LOCK.close()
+
+
 # Property tests are deterministic in CI: same examples on every run.
 settings.register_profile('robodyn', derandomize=True, deadline=None)
 settings.load_profile(os.environ.get('ROBODYN_HYPOTHESIS_PROFILE', 'robodyn'))

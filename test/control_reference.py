@@ -44,6 +44,8 @@ class ReferenceEstimator:
         self.sel = est.joints.copy()
         self.settle = est.settle_samples
         self.min_excitation = est.min_excitation
+        st = est.state[0]
+        self.window, self.freeze_below = float(st['window']), float(st['freeze_below'])
         rls = est.rls
         self.theta, self.p = float(rls.theta[0]), float(rls.covariance[0, 0])
         self.lam, self.max_var = rls.forgetting, rls.max_variance
@@ -60,9 +62,10 @@ class ReferenceEstimator:
         """Restart the filters, keep the estimate."""
         self.count = 0
         self.x = None
+        self.excitation, self.frozen = 0.0, False
 
-    def update(self, q, tau):
-        """Take positions now and the torque applied over the last sample."""
+    def update(self, q, tau, steps=1):
+        """Take positions now and the torque applied since the last sample, ``steps`` ago."""
         n = self.n
         self.count += 1
         if self.count == 1:
@@ -72,15 +75,28 @@ class ReferenceEstimator:
             self.x = np.zeros((self.phi.shape[0], 2 * n))
             self.x[0, :n] = self.q_prev / self.c_last
             self.x[0, n:] = tau / self.c_last
-        held = np.concatenate((self.q_prev, tau))
-        slope = np.concatenate((q - self.q_prev, np.zeros(n)))
-        self.x = x = self.phi @ self.x + self.g0 * held + self.g1 * slope
+        # Over several periods: positions on the line between the samples, torque held.
+        slope = np.concatenate(((q - self.q_prev) / steps, np.zeros(n)))
+        x = self.x
+        for i in range(steps):
+            held = np.concatenate((self.q_prev + i * slope[:n], tau))
+            x = self.phi @ x + self.g0 * held + self.g1 * slope
+        self.x = x
         self.q_prev = q.copy()
         if self.count <= self.settle + 2:
             return
         qf, qdf = x[0, :n], x[1, :n]
         qddf = x[2, :n] if x.shape[0] > 2 else self.row @ x[:, :n] + self.b_last * q
         ym = self.payload.regressor(qf, qdf, qddf)[self.sel]
+        if not np.isfinite(ym).all():
+            return
+        # Excitation: windowed mean square of the inertial regressor rows; freeze below.
+        inertial = ym - self.payload.regressor(qf, qdf, np.zeros(n))[self.sel]
+        weight = 1.0 - (1.0 - self.window) ** steps
+        self.excitation += weight * (float(inertial @ inertial) - self.excitation)
+        self.frozen = self.freeze_below > 0.0 and not self.excitation >= self.freeze_below ** 2
+        if self.frozen:
+            return
         if not float(np.abs(ym).max()) >= self.min_excitation:
             return
         psi = x[0, n:][self.sel] - self.payload.base.inverse_dynamics(qf, qdf, qddf)[self.sel]
@@ -132,15 +148,17 @@ class ReferenceTuner:
         derivs = (q_ref, qd_ref, qdd_ref)
         return sum(self.setpoint[i] * derivs[i] for i in range(self.setpoint.size))
 
-    def update(self, y, w):
-        """Take the angles, tune, return the outputs."""
+    def update(self, y, w, steps=1):
+        """Take the angles (``steps`` periods after the last ones), tune, return the outputs."""
         if not self.started:
             self.z = np.outer(self.dc_u, self.z[self.iu]) + np.outer(self.dc_y, y)
             self.z[self.i1] = 1.0
             self.started = True
         else:
-            self.z = self.a @ self.z + self.b * y
+            for i in range(1, steps + 1):
+                self.z = self.a @ self.z + self.b * (self.y_prev + (y - self.y_prev) * (i / steps))
             self._identify(self.m_id @ self.z, self.m_target @ self.z)
+        self.y_prev = np.array(y, dtype=float)
         phi0 = np.einsum('nj,jn->n', self.theta, self.m_em @ self.z)
         slope = self.theta[:, :self.ng] @ self.unit
         resid = w - phi0
@@ -198,6 +216,8 @@ class ReferenceComputedTorque(Controller):
         self.adapt = getattr(twin, 'adapt', False)
         self.tuner = None if twin.tuner is None else ReferenceTuner(twin.tuner)
         self.relay = (np.where(twin.vsst_mask, twin.torque_scale, 0.0) if self.tuner else None)
+        self.max_steps = max(1, int(round(0.05 / self.period)))
+        self.last_t, self.steps = None, 1
 
     @property
     def mass(self):
@@ -205,6 +225,7 @@ class ReferenceComputedTorque(Controller):
         return self.estimator.mass
 
     def _on_restart(self, t, q, qd):
+        self.last_t = None
         self.integral[:] = 0.0
         if self.estimator is not None:
             self.estimator.restart()
@@ -212,8 +233,12 @@ class ReferenceComputedTorque(Controller):
             self.tuner.restart()
 
     def _compute(self, t, q, qd, ref):
+        # Periods since the last sample, from the step times (a loop that missed samples).
+        self.steps = 1 if self.last_t is None else int(min(max(round(
+            (t - self.last_t) / self.period), 1), self.max_steps))
+        self.last_t = t
         if self.estimator is not None and self.adapt:
-            self.estimator.update(q, self._last_tau.copy())
+            self.estimator.update(q, self._last_tau.copy(), self.steps)
         e = ref.q - q
         self._e = e
         if self.form == 'regulation':
@@ -228,7 +253,8 @@ class ReferenceComputedTorque(Controller):
         else:
             tau = self.dynamics.inverse_dynamics(at[0], at[1], w)
         if self.tuner is not None:
-            u = self.tuner.update(q, self.tuner.setpoint_value(ref.q, ref.qd, ref.qdd))
+            u = self.tuner.update(q, self.tuner.setpoint_value(ref.q, ref.qd, ref.qdd),
+                                  self.steps)
             tau = tau + np.where(self.relay != 0.0, self.relay * u, 0.0)
         return tau
 
@@ -242,7 +268,8 @@ class ReferenceComputedTorque(Controller):
         if self.ki.any():
             e = self._e
             grow = ~(sat & (np.sign(e) == np.sign(clipped)))
-            self.integral = np.where(grow, self.integral + self.period * e, self.integral)
+            self.integral = np.where(grow, self.integral + self.period * self.steps * e,
+                                     self.integral)
         return SATURATED if sat.any() else OK
 
     def _gravity(self, q):

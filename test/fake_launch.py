@@ -437,7 +437,7 @@ def load(path):
     return module.generate_launch_description()
 
 
-def run(path, context, scoped_includes=True):
+def run(path, context, scoped_includes=False):
     """
     Walk a launch file as ``ros2 launch`` would.
 
@@ -448,8 +448,11 @@ def run(path, context, scoped_includes=True):
     context : Context
         Launch configurations (the command-line arguments) and the install tree.
     scoped_includes : bool
-        True: included files see a copy of the configurations (Jazzy and later);
-        False: their configurations leak into the includer (Humble).
+        False (what launch does on every distribution, Humble to Kilted):
+        ``IncludeLaunchDescription`` sets the included file's arguments and
+        configurations in the includer's context, and they stay set. True: the
+        included file sees a copy (scoping is an open proposal for launch, not
+        its behaviour); used to show that the files work either way.
 
     Returns
     -------

@@ -60,6 +60,17 @@ def set_currents(draw):
     return m.SetCurrents(draw(U64), draw(_per_axis(n, CURRENT))[0])
 
 
+FLOAT32 = st.floats(width=32, allow_nan=False, allow_infinity=False)
+GAIN32 = st.floats(min_value=0.0, width=32, allow_infinity=False)
+
+
+@st.composite
+def set_impedance(draw):
+    n = draw(st.integers(1, m.SetImpedance.max_axes))
+    return m.SetImpedance(draw(U64), *draw(_per_axis(n, FLOAT32, FLOAT32, GAIN32, GAIN32,
+                                                     FLOAT32)))
+
+
 @st.composite
 def state_report(draw):
     n = draw(AXES)
@@ -90,4 +101,4 @@ def messages():
         st.just(m.IdentifyRequest()), st.just(m.Enable()), st.just(m.Disable()),
         st.just(m.ClearFault()), st.builds(m.Heartbeat, U64),
         st.builds(m.HeartbeatReply, U64, U64), identify(), configure(), set_currents(),
-        state_report(), fault_report(), ack())
+        set_impedance(), state_report(), fault_report(), ack())

@@ -34,7 +34,7 @@ def _states(model, count, seed):
 @pytest.mark.parametrize('robot', ['puma560', 'stanford', 'ur5', 'panda'])
 @pytest.mark.parametrize('threads', [1, 2, 3])
 def test_exact_against_serial(robot, threads):
-    """Inverse dynamics (friction on/off), mass matrices and forward dynamics to 1e-12."""
+    """Inverse dynamics (friction on/off) and mass matrices to 1e-12; forward dynamics inverts."""
     model = load_robot(robot)
     q, qd, qdd = _states(model, 4100, threads)
     ref = inverse_dynamics(model, q, qd, qdd)
@@ -46,10 +46,13 @@ def test_exact_against_serial(robot, threads):
         1e-12 * scale)
     mass = parallel_mass_matrix(model, q[:300], threads=threads)
     assert np.max(np.abs(mass - mass_matrix(model, q[:300]))) < 1e-12 * max(1, np.abs(mass).max())
-    acc = parallel_forward_dynamics(model, q[:300], qd[:300], rigid[:300], threads=threads)
+    acc = parallel_forward_dynamics(model, q[:300], qd[:300], rigid[:300], threads=threads,
+                                    friction=False)
     assert np.allclose(acc, qdd[:300], rtol=1e-9, atol=1e-9)
     assert np.allclose(acc, forward_dynamics(model, q[:300], qd[:300], rigid[:300],
                                              friction=False), atol=1e-9)
+    acc = parallel_forward_dynamics(model, q[:300], qd[:300], tau[:300], threads=threads)
+    assert np.allclose(acc, qdd[:300], rtol=1e-9, atol=1e-9)
 
 
 def test_shapes():

@@ -19,7 +19,7 @@ import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
 from robodyn_ros.model.transforms import axis_angle_matrix
-from robodyn_ros.planning.cartesian import cartesian_line
+from robodyn_ros.planning.cartesian import cartesian_line, CartesianLimits
 from robodyn_ros.planning.errors import LimitError, SingularityError, UnreachablePoseError
 from robodyn_ros.planning.ik import rotation_vector
 from robodyn_ros.planning.limits import PlanningLimits
@@ -48,7 +48,9 @@ def test_line_stays_on_the_segment_and_ends_at_the_goal():
     model = load_robot('puma560')
     q0 = np.array([0.2, -0.8, 0.9, 0.3, 0.6, 0.1])
     goal = model.frame_pose(q0 + np.array([0.3, 0.2, -0.3, 0.2, 0.3, 0.4]), model.end_effector)
-    traj = cartesian_line(model, q0, goal, linear_limits=(0.3, 1.0), angular_limits=(1.0, 3.0))
+    limits = CartesianLimits(linear_speed=0.3, linear_acceleration=1.0, angular_speed=1.0,
+                             angular_acceleration=3.0)
+    traj = cartesian_line(model, q0, goal, task_limits=limits)
     off, rot_err, along = _check_line(model, traj, model.end_effector)
     assert off.max() < 1e-6 and rot_err.max() < 1e-6
     assert np.all(np.diff(along) >= -1e-9)          # moves forward only
@@ -67,7 +69,7 @@ def test_translation_and_rotation_are_synchronised_within_limits():
     goal = model.frame_pose(q0 + np.array([0.2, 0.25, -0.2, 0.5, -0.4, 0.6]),
                             model.end_effector)
     lin, ang = (0.25, 0.8), (0.6, 2.0)
-    traj = cartesian_line(model, q0, goal, linear_limits=lin, angular_limits=ang,
+    traj = cartesian_line(model, q0, goal, task_limits=CartesianLimits(*lin, *ang),
                           kind='trapezoid_c2')
     assert traj.stretch == 1.0
     t = np.linspace(0.0, traj.duration, 401)
@@ -144,7 +146,13 @@ def test_refusals():
         cartesian_line(puma, q1, np.eye(3))
     with pytest.raises(InputError, match="start: joint 'joint1' is nan"):
         cartesian_line(puma, [np.nan, 0, 0, 0, 0, 0], goal)
-    with pytest.raises(LimitError, match='speed and acceleration limits'):
-        cartesian_line(puma, q1, goal, linear_limits=(0.0, 1.0))
+    with pytest.raises(LimitError, match="joint 'translation': speed limit 0 m/s must be > 0"):
+        CartesianLimits(linear_speed=0.0)
+    with pytest.raises(LimitError, match="'rotation': acceleration limit nan"):
+        CartesianLimits(angular_acceleration=float('nan'))
+    with pytest.raises(InputError, match='singular_threshold'):
+        CartesianLimits(singular_threshold=-1.0)
+    with pytest.raises(InputError, match='task_limits'):
+        cartesian_line(puma, q1, goal, task_limits=(0.5, 1.0))
     with pytest.raises(InputError, match='dt'):
         cartesian_line(puma, q1, goal, dt=0.0)

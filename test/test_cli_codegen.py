@@ -71,12 +71,13 @@ def _fake_results():
     single = {name: {'median': t * 1e-6, 'min': t * 1e-6} for name, t in (
         ('pinocchio rnea', 1.5), ('ours, friction off', 0.9), ('ours, friction off, out=', 0.6),
         ('ours, friction on', 1.0), ('ours: argument checks + output only', 0.5),
-        ('pinocchio aba', 3.0), ('ours forward dynamics', 1.2), ('pinocchio crba', 1.8),
+        ('pinocchio aba', 3.0), ('ours forward dynamics, friction off', 1.2),
+        ('ours forward dynamics, friction on', 2.4), ('pinocchio crba', 1.8),
         ('ours mass matrix', 0.8))}
     batch = {'ours, 1 thread': {'median': 0.02, 'min': 0.02},
              'ours, 2 threads': {'median': 0.0105, 'min': 0.01}}
-    ratios = {'single_off': 0.6, 'single_on': 0.67, 'forward': 0.4, 'mass': 0.44,
-              'speedup': 1.9, 'overhead_us': 0.5, 'kernel_us': 0.2, 'batch_1': 3.1,
+    ratios = {'single_off': 0.6, 'single_on': 0.67, 'forward': 0.4, 'forward_on': 0.8,
+              'mass': 0.44, 'speedup': 1.9, 'overhead_us': 0.5, 'kernel_us': 0.2, 'batch_1': 3.1,
               'batch_2': 1.5, 'pin_speedup': 1.9}
     return {'settings': {'batch_states': 100000, 'repeat_single': 21, 'repeat_batch': 11,
                          'timing_target_s': 0.02},
@@ -90,6 +91,8 @@ def test_bench_report_marks_goals():
     assert 'rneaInParallel | 1.50x | >= 2.0x | NOT met |' in text
     assert '| ours, speed-up 1 -> 2 threads | 1.90x | >= 1.8x | met |' in text
     assert '5,000,000' in text           # 100000 states / 0.02 s
+    assert '| forward dynamics, friction off: ours / aba | 0.40x | <= 1.5x | met |' in text
+    assert '| forward dynamics, friction on: ours / aba (information) | 0.80x |' in text
 
 
 @pytest.mark.slow
@@ -99,6 +102,7 @@ def test_bench_dynamics_quick_runs(capsys):
     data = json.loads(out)
     assert 'ur5' in data['robots']
     ur5 = data['robots']['ur5']
-    for key in ('single_off', 'single_on', 'forward', 'speedup', 'overhead_us', 'kernel_us'):
+    for key in ('single_off', 'single_on', 'forward', 'forward_on', 'speedup', 'overhead_us',
+                'kernel_us'):
         assert ur5['ratios'][key] > 0.0
     assert 'pinocchio rnea' in ur5['single'] and 'ours, 2 threads' in ur5['batch']

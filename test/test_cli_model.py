@@ -59,16 +59,38 @@ def test_model_json_and_urdf_export(data_dir, tmp_path):
     assert model_differences(original, again) == []
 
 
-@pytest.mark.parametrize('name', ['truncated.urdf', 'triangle.urdf', 'floating_joint.urdf'])
-def test_bad_input_is_one_line_and_nonzero(data_dir, name):
+@pytest.mark.parametrize('name, strict', [('truncated.urdf', False), ('triangle.urdf', True),
+                                          ('floating_joint.urdf', False)])
+def test_bad_input_is_one_line_and_nonzero(data_dir, name, strict):
     """A corrupted or invalid URDF gives a one-line error and a non-zero exit code."""
     path = os.path.join(data_dir, 'bad', name)
-    res = robodyn('model', path)
+    res = robodyn('model', path, *(['--strict'] if strict else []))
     assert res.returncode != 0
     assert res.stdout == ''
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith('robodyn model: error: ')
     assert path in lines[0]
+
+
+def test_inconsistent_inertia_loads_with_a_warning_first(data_dir):
+    """Without --strict, the broken rule is one warning line on stderr; the tables follow."""
+    path = os.path.join(data_dir, 'bad', 'triangle.urdf')
+    res = robodyn('model', path)
+    assert res.returncode == 0
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith('robodyn model: warning: ') and "link 'lower'" in line
+    assert 'triangle' in line and 'Validation: ok with 1 warning' in res.stdout
+
+
+def test_misspelled_inertia_is_an_error(tmp_path, data_dir):
+    """A misspelled <inertia> no longer gives a massless link and "Validation: ok"."""
+    with open(os.path.join(data_dir, 'two_link.urdf')) as fh:
+        text = fh.read()
+    path = tmp_path / 'typo.urdf'
+    path.write_text(text.replace('<inertia ', '<inertai ', 1))
+    res = robodyn('model', str(path))
+    assert res.returncode == 2 and res.stdout == ''
+    assert '<inertai>' in res.stderr and "link 'upper'" in res.stderr
 
 
 def test_unknown_robot_name():

@@ -18,6 +18,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from robodyn_ros.cli.main import main
 from robodyn_ros.reproductions import parallel_figures as ref
 
@@ -27,8 +29,8 @@ def test_json_rows_beside_the_seed(capsys):
     assert main(['schedule', 'stanford', '-p', '9', '--json']) == 0
     res = json.loads(capsys.readouterr().out)
     assert [r['p'] for r in res['rows']] == list(range(1, 10))
-    assert res['graphs']['seed generic 6-link']['tasks'] == 231
-    assert res['graphs']['seed Stanford (Table 4.7)']['tasks'] == 156
+    assert res['graphs']['thesis generic 6-link']['tasks'] == 231
+    assert res['graphs']['thesis Stanford (Table 4.7)']['tasks'] == 156
     for r in res['rows']:
         assert r['thesis generic 6-link levels'] == ref.DHANARAJ_GENERIC_LENGTHS.get(r['p'])
         assert r['thesis Stanford levels'] == ref.DHANARAJ_STANFORD_LENGTHS.get(r['p'])
@@ -36,7 +38,7 @@ def test_json_rows_beside_the_seed(capsys):
         assert abs(c['speedup'] - res['graphs']['customized']['tasks'] / c['levels']) < 1e-4
         assert abs(c['efficiency'] - c['speedup'] / r['p']) < 1e-4
         assert c['levels'] >= res['graphs']['customized']['layers']
-    assert res['rows'][1]['seed generic 6-link']['levels'] == 116
+    assert res['rows'][1]['thesis generic 6-link']['levels'] == 116
 
 
 def test_text_and_gantt(tmp_path):
@@ -53,5 +55,8 @@ def test_text_and_gantt(tmp_path):
 def test_errors(capsys):
     """An unknown robot and a bad processor count exit with code 2 and a message."""
     assert main(['schedule', 'no_such_robot']) == 2
-    assert main(['schedule', 'puma560', '-p', '0']) == 2
     assert 'error' in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:  # a bad argument: argparse exits with 2
+        main(['schedule', 'puma560', '-p', '0'])
+    assert info.value.code == 2
+    assert '-p/--processors: must be an integer in [1, 1000]' in capsys.readouterr().err

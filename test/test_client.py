@@ -14,12 +14,15 @@
 
 """The host client against a scripted in-memory board: requests, retries, the stream."""
 
+import math
+
+import numpy as np
 import pytest
 from robodyn_ros.hardware.board import messages as m
 from robodyn_ros.hardware.board.client import BoardClient
 from robodyn_ros.hardware.board.codec import decode_message, encode_message, plausible_length
 from robodyn_ros.hardware.board.framing import FrameParser
-from robodyn_ros.hardware.errors import BoardRefused, BoardTimeout
+from robodyn_ros.hardware.errors import BoardRefused, BoardTimeout, MessageError
 
 
 class ScriptedLink:
@@ -140,3 +143,21 @@ def test_late_and_duplicate_frames_are_reordered_not_lost():
     link.pending += encode_message(m.Heartbeat(11), 11)
     client.receive(0.0)
     assert client.stats.lost_frames == 2 and client.stats.reordered_frames == 3
+
+
+def test_set_impedance_sends_one_frame_or_nothing():
+    """The impedance set-points go out as one SET_IMPEDANCE frame; bad values send nothing."""
+    link = ScriptedLink(lambda msg, seq: [])
+    client = BoardClient(link)
+    client.connect()
+    client.set_impedance(4321, [0.5, -2.0], np.array([1.0, 0.0]), [3.0, 0.25], [0.5, 0.0],
+                         [0.125, -1.0])
+    (msg, seq), = link.sent
+    assert msg == m.SetImpedance(4321, (0.5, -2.0), (1.0, 0.0), (3.0, 0.25), (0.5, 0.0),
+                                 (0.125, -1.0))
+    for bad in ([math.nan, 0.0], [-1.0, 0.0], [1.0]):
+        with pytest.raises(MessageError):
+            client.set_impedance(4322, [0.0, 0.0], [0.0, 0.0], bad, [0.0, 0.0], [0.0, 0.0])
+    assert len(link.sent) == 1 and client.stats.tx_frames == 1
+    client.set_currents(4323, [0.0, 0.0])
+    assert link.sent[-1][1] == (seq + 1) & 0xFFFF  # refused frames used no sequence number

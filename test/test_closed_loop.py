@@ -14,12 +14,15 @@
 
 """The seed experiments in closed loop (shortened where the claim allows)."""
 
+from dataclasses import replace
+
 from control_models import two_link
 import numpy as np
 import pytest
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.gains import max_joint_inertia, triple_pole_pid
+from robodyn_ros.control.payload import SEED003_ESTIMATOR
 from robodyn_ros.control.pid import PID
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
@@ -51,8 +54,9 @@ def test_mirab_load_estimation_beats_ct_at_the_waist():
     ref = three_five_three(start + np.radians([0.0, 5.0, 25.0, 30.0])[:, None],
                            np.array([2.0, 5.0, 2.0]) / 1.21, model.joint_names)
     runs = {}
+    lme = replace(SEED003_ESTIMATOR, initial_mass=1.5)   # the thesis's estimator
     for label, ctl in (('CT', ComputedTorque(model, h, 1600.0, 80.0)),
-                       ('LME', ComputedTorqueLME(model, h, 1600.0, 80.0, initial_mass=1.5))):
+                       ('LME', ComputedTorqueLME(model, h, 1600.0, 80.0, estimator=lme))):
         runs[label] = simulate(Plant(truth, q0=start, dt=h / 2, friction=False), ctl, ref,
                                900 * h)
     assert runs['LME'].rms_error()[0] < 0.1 * runs['CT'].rms_error()[0]

@@ -52,6 +52,7 @@ def test_each_message_kind_in_one_stream():
             m.Configure(0.05, (8.0, 2.5), (0.189, 0.05), (-62.6111, 1.0), (4096, 500)),
             m.Enable(), m.Disable(), m.ClearFault(), m.Heartbeat(99), m.HeartbeatReply(99, 7),
             m.SetCurrents(1000, (1.5, -0.25)),
+            m.SetImpedance(1000, (0.5, -1.0), (2.0, 0.0), (10.0, 0.0), (0.5, 0.25), (0.125, -2.0)),
             m.StateReport(2000, m.Status.ENABLED | m.Status.CONFIGURED, 0, 1000, 0, (5, -7),
                           (1.25, -0.5)),
             m.FaultReport(3000, m.Fault.OVER_CURRENT, 1, 12_000_000), m.Ack(0x03, 17, 0)]
@@ -83,6 +84,51 @@ def test_configure_and_set_currents_fixed_point():
     assert struct.unpack('<QBii', payload) == (5, 2, -1_000_000, 2_000_000)
 
 
+def test_set_impedance_layout_is_binary32_per_axis():
+    """Head as set-currents, then per axis position, velocity, kp, kd, current as binary32."""
+    msg = m.SetImpedance(7, (0.5, -1.25), (2.0, 0.0), (10.0, 0.0), (0.5, 0.25), (0.125, -2.0))
+    payload = codec.pack_payload(msg)
+    assert len(payload) == 9 + 20 * 2 == codec.payload_size(m.MsgId.SET_IMPEDANCE, 2)
+    assert struct.unpack('<QB10f', payload) == (7, 2, 0.5, 2.0, 10.0, 0.5, 0.125,
+                                                -1.25, 0.0, 0.0, 0.25, -2.0)
+
+
+def test_fast_set_impedance_encoder_matches():
+    """The per-cycle array encoder gives the record's bytes (same binary32 rounding)."""
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        n = int(rng.integers(1, m.SetImpedance.max_axes + 1))
+        cols = [rng.normal(0.0, 10.0 ** rng.integers(-3, 6), n) for _ in range(5)]
+        cols[2], cols[3] = np.abs(cols[2]), np.abs(cols[3])
+        t = int(rng.integers(0, 2**63))
+        seq = int(rng.integers(0, 65536))
+        frame = codec.encode_set_impedance(t, *cols, seq)
+        assert frame == codec.encode_message(m.SetImpedance(t, *map(tuple, cols)), seq)
+        back = codec.decode_message(decode_frame(frame))
+        for name, col in zip(m.SetImpedance.FIELDS, cols):
+            assert np.allclose(getattr(back, name), col, rtol=2**-24, atol=1e-45)
+
+
+@pytest.mark.parametrize('cols, text', [
+    ([[1.0, math.nan], [0, 0], [1, 1], [1, 1], [0, 0]], 'non-finite'),
+    ([[1.0, 2.0], [0, math.inf], [1, 1], [1, 1], [0, 0]], 'non-finite'),
+    ([[1.0, 2.0], [0, 0], [1, -1e-30], [1, 1], [0, 0]], 'negative gain'),
+    ([[1.0, 2.0], [0, 0], [1, 1], [-2, 1], [0, 0]], 'negative gain'),
+    ([[1.0, 2.0], [0, 0], [1, 1], [1, 1], [0, 3.5e38]], 'binary32 range'),
+    ([[1.0, 2.0], [0], [1, 1], [1, 1], [0, 0]], 'one length each'),
+    ([[1.0], [0], [1], [1], ['x']], 'one length each'),
+    ([[]] * 5, 'axis count 0'),
+    ([[0.0] * 26] * 5, 'axis count 26 outside 1..25'),
+])
+def test_fast_set_impedance_encoder_refuses(cols, text):
+    """Bad values raise MessageError before anything is encoded, as the record does."""
+    with pytest.raises(MessageError, match=text):
+        codec.encode_set_impedance(0, *cols, 0)
+    if len({len(c) for c in cols}) == 1 and 'x' not in cols[4]:
+        with pytest.raises(MessageError):
+            codec.pack_payload(m.SetImpedance(0, *map(tuple, cols)))
+
+
 def test_fast_set_currents_encoder_matches():
     """The per-cycle array encoder gives the generic encoder's bytes, and refuses NaN."""
     rng = np.random.default_rng(1)
@@ -107,6 +153,15 @@ def test_fast_set_currents_encoder_matches():
     (m.SetCurrents(-1, (0.0,)), 'state_time_us'),
     (m.SetCurrents(0, ()), 'axis count'),
     (m.SetCurrents(0, (0.0,) * (m.MAX_AXES + 1)), 'axis count'),
+    (m.SetImpedance(0, (math.nan,), (0.0,), (1.0,), (1.0,), (0.0,)), 'position: nan'),
+    (m.SetImpedance(0, (0.0,), (0.0,), (-1.0,), (1.0,), (0.0,)), 'kp: -1.0 is below 0'),
+    (m.SetImpedance(0, (0.0,), (0.0,), (1.0,), (-0.5,), (0.0,)), 'kd: -0.5 is below 0'),
+    (m.SetImpedance(0, (0.0,), (1e39,), (1.0,), (1.0,), (0.0,)), 'velocity: .* binary32'),
+    (m.SetImpedance(0, (0.0,), (0.0,), (1.0,), (1.0,), (math.inf,)), 'current: inf'),
+    (m.SetImpedance(0, (0.0, 1.0), (0.0,), (1.0, 1.0), (1.0, 1.0), (0.0, 0.0)), 'velocity: 1'),
+    (m.SetImpedance(-1, (0.0,), (0.0,), (1.0,), (1.0,), (0.0,)), 'state_time_us'),
+    (m.SetImpedance(0, (0.0,) * 26, (0.0,) * 26, (1.0,) * 26, (1.0,) * 26, (0.0,) * 26),
+     'axis count 26'),
     (m.Configure(0.05, (1.0, 1.0), (0.1,), (1.0, 1.0), (1, 1)), 'torque_constant'),
     (m.Configure(0.05, (1.0,), (0.1,), (0.0,), (1,)), 'gear_ratio'),
     (m.Configure(0.0, (1.0,), (0.1,), (1.0,), (1,)), 'watchdog_period'),
@@ -132,7 +187,16 @@ def test_encoder_refuses_bad_values(msg, text):
     (m.MsgId.SET_CURRENTS, struct.pack('<QBi', 0, 2, 5), 'does not match 2 axes'),
     (m.MsgId.SET_CURRENTS, struct.pack('<QBh', 0, 1, 5), 'impossible payload length'),
     (m.MsgId.SET_CURRENTS, struct.pack('<QBii', 0, 1, 5, 6), 'does not match 1 axes'),
-    (m.MsgId.STATE_REPORT, struct.pack('<QHHQHBii', 0, 0x40, 0, 0, 0, 1, 0, 0), 'reserved'),
+    (m.MsgId.STATE_REPORT, struct.pack('<QHHQHBii', 0, 0x80, 0, 0, 0, 1, 0, 0), 'reserved'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB5f', 0, 1, math.nan, 0, 1, 1, 0),
+     'axis 0 position nan is not finite'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB10f', 0, 2, 0, 0, 1, 1, 0, 0, 0, 1, 1, -math.inf),
+     'axis 1 current -inf is not finite'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB5f', 0, 1, 0, 0, -1, 1, 0), 'axis 0 kp -1.0 is neg'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB5f', 0, 1, 0, 0, 1, -1e-3, 0), 'axis 0 kd .* neg'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB5f', 0, 2, 0, 0, 1, 1, 0), 'does not match 2 axes'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB4f', 0, 1, 0, 0, 1, 1), 'impossible payload'),
+    (m.MsgId.SET_IMPEDANCE, struct.pack('<QB', 0, 26) + bytes(20 * 26), 'impossible payload'),
     (m.MsgId.STATE_REPORT, struct.pack('<QHHQHBii', 0, 0, 1, 0, 0, 1, 0, 0), 'FAULT status'),
     (m.MsgId.STATE_REPORT, struct.pack('<QHHQHBii', 0, 4, 0, 0, 0, 1, 0, 0), 'FAULT status'),
     (m.MsgId.IDENTIFY, struct.pack('<5BIII', 1, 1, 0, 0, 1, 1000, 0, 5), 'must be positive'),
@@ -161,8 +225,9 @@ def test_plausible_length_matches_payload_sizes():
         else:
             assert not codec.plausible_length(mid, base)
             assert codec.plausible_length(mid, base + per)
-            assert codec.plausible_length(mid, base + per * m.MAX_AXES)
-            assert not codec.plausible_length(mid, base + per * (m.MAX_AXES + 1))
+            top = m.message_type(mid).max_axes
+            assert codec.plausible_length(mid, base + per * top)
+            assert not codec.plausible_length(mid, base + per * (top + 1))
             assert not codec.plausible_length(mid, base + per + 1)
     assert not codec.plausible_length(0x99, 0)
 

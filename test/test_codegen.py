@@ -14,12 +14,14 @@
 
 """The generated C kernels against the numpy reference and Pinocchio."""
 
-from codegen_models import random_dh, random_states, random_tree
+from codegen_models import random_dh, random_states, random_tree, with_random_friction
 import numpy as np
 import pytest
 
 from robodyn_ros.dynamics.codegen import kernels
+from robodyn_ros.dynamics.forward import forward_dynamics, ForwardDynamicsError
 from robodyn_ros.dynamics.rne import inverse_dynamics
+from robodyn_ros.dynamics.tables import tables
 from robodyn_ros.model import library, load_robot
 
 STATES = 1000
@@ -40,6 +42,7 @@ def _models():
     models = [load_robot('ur5'), load_robot('panda')]
     models += [random_dh(rng, convention=c) for c in ('standard', 'modified')]
     models += [random_tree(rng, tree=t) for t in (True, False, True)]
+    models += [with_random_friction(m, rng) for m in models[:2]]
     return models + _library_models()
 
 
@@ -112,6 +115,7 @@ def test_gravity_kernel(model):
 
 @pytest.mark.parametrize('model', MODELS, ids=IDS)
 def test_mass_matrix_and_forward_dynamics_equal_pinocchio(model):
+    """Compare crba and aba with the rigid kernels, aba of tau - tau_v with the friction pair."""
     pin = pytest.importorskip('pinocchio')
     from robodyn_ros.pinocchio_bridge import PinocchioBridge
     bridge = PinocchioBridge(model)
@@ -121,24 +125,141 @@ def test_mass_matrix_and_forward_dynamics_equal_pinocchio(model):
     q, qd, tau = random_states(rng, model, 100)
     tau = tau * 10.0
     mm = k.mass_matrix_batch(q)
-    fd = k.forward_dynamics_batch(q, qd, tau)
+    fd = k.forward_dynamics_rigid_batch(q, qd, tau)
+    load = tables(model).has_load_friction
+    with_friction = None if load else k.forward_dynamics_batch(q, qd, tau)
+    tau_v = k.friction_batch(q, qd, np.zeros_like(q))   # velocity friction: qdd plays no part
     for r in range(len(q)):
         ref_m = bridge.from_matrix(pin.crba(pm, pd, bridge.q(q[r])))
         ref_m = np.triu(ref_m) + np.triu(ref_m, 1).T
         assert np.abs(mm[r] - ref_m).max() <= 1e-10 * np.abs(ref_m).max()
         ref_a = bridge.from_v(pin.aba(pm, pd, bridge.q(q[r]), bridge.v(qd[r]), bridge.v(tau[r])))
         assert np.abs(fd[r] - ref_a).max() <= 1e-10 * max(np.abs(ref_a).max(), 1.0)
+        if not load:
+            ref_f = bridge.from_v(pin.aba(pm, pd, bridge.q(q[r]), bridge.v(qd[r]),
+                                          bridge.v(tau[r] - tau_v[r])))
+            assert np.abs(with_friction[r] - ref_f).max() <= 1e-10 * max(np.abs(ref_f).max(), 1)
     assert np.array_equal(k.mass_matrix(q[5]), mm[5])
-    assert np.array_equal(k.forward_dynamics(q[5], qd[5], tau[5]), fd[5])
+    assert np.array_equal(k.forward_dynamics_rigid(q[5], qd[5], tau[5]), fd[5])
 
 
-@pytest.mark.parametrize('model', MODELS[:4], ids=IDS[:4])
+@pytest.mark.parametrize('model', MODELS, ids=IDS)
 def test_forward_dynamics_inverts_inverse_dynamics(model):
+    """Both pairs round-trip to round-off, single and batch, and match the numpy reference."""
     rng = np.random.default_rng(11)
     k = kernels(model, backend='c')
-    q, qd, qdd = random_states(rng, model, 100)
-    tau = k.inverse_dynamics_rigid_batch(q, qd, qdd)
-    assert np.abs(k.forward_dynamics_batch(q, qd, tau) - qdd).max() <= 1e-9
+    q, qd, qdd = random_states(rng, model, 300)
+    tau = k.inverse_dynamics_batch(q, qd, qdd)
+    back = k.forward_dynamics_batch(q, qd, tau)
+    assert np.abs(back - qdd).max() <= 1e-9
+    rigid = k.inverse_dynamics_rigid_batch(q, qd, qdd)
+    assert np.abs(k.forward_dynamics_rigid_batch(q, qd, rigid) - qdd).max() <= 1e-9
+    for r in (0, 7, 299):
+        assert np.array_equal(k.forward_dynamics(q[r], qd[r], tau[r]), back[r])
+    ref = forward_dynamics(model, q[:20], qd[:20], tau[:20])
+    assert np.abs(back[:20] - ref).max() <= 1e-9
+    kn = kernels(model, backend='numpy')
+    assert np.abs(kn.forward_dynamics_batch(q[:8], qd[:8], tau[:8]) - back[:8]).max() <= 1e-9
+    assert np.abs(kn.forward_dynamics(q[3], qd[3], tau[3]) - back[3]).max() <= 1e-9
+    assert np.abs(kn.forward_dynamics_rigid_batch(q[:8], qd[:8], rigid[:8]) - qdd[:8]).max() <= (
+        1e-9)
+    has_friction = any(not j.friction.is_zero() for j in model.joints)
+    assert (np.abs(k.forward_dynamics_rigid_batch(q, qd, tau) - qdd).max() > 1e-6) == (
+        has_friction)
+
+
+@pytest.mark.parametrize('model', MODELS, ids=IDS)
+def test_any_torque_gives_an_acceleration_that_inverse_dynamics_maps_back(model):
+    """
+    Map the answer back to tau with inverse_dynamics, for torques no qdd was made from.
+
+    Only the random trees, whose linear bearings carry large moments, may meet a torque
+    that no acceleration gives (the friction grows faster than the inertia resists):
+    ForwardDynamicsError then, never a wrong answer.
+    """
+    rng = np.random.default_rng(17)
+    k = kernels(model, backend='c')
+    q, qd, _ = random_states(rng, model, 300)
+    qd[:100] = 0.0                        # at rest: smoothed signs 0 (or sign(0) = 0)
+    tau = rng.normal(0.0, 30.0, q.shape)
+    solved = 0
+    for r in range(len(q)):
+        try:
+            qdd = k.forward_dynamics(q[r], qd[r], tau[r])
+        except ForwardDynamicsError:
+            assert model.name.startswith('random_'), r
+            continue
+        back = k.inverse_dynamics(q[r], qd[r], qdd)
+        assert np.abs(back - tau[r]).max() <= 1e-10 * max(1.0, np.abs(tau[r]).max()), r
+        solved += 1
+    assert solved >= 290
+
+
+def test_no_acceleration_for_the_torque_raises():
+    """Where no acceleration gives the torque: ForwardDynamicsError (row named), NaN by address."""
+    import ctypes
+    rng = np.random.default_rng(17)
+    model = MODELS[6]                     # the third random tree: strong bearing friction
+    k = kernels(model, backend='c')
+    q, qd, _ = random_states(rng, model, 300)
+    qd[:100] = 0.0
+    tau = rng.normal(0.0, 30.0, q.shape)
+    bad = []
+    for r in range(len(q)):
+        try:
+            k.forward_dynamics(q[r], qd[r], tau[r])
+        except ForwardDynamicsError as exc:
+            assert 'forward_dynamics: the friction equations did not converge' in str(exc)
+            bad.append(r)
+    assert bad
+    with pytest.raises(ForwardDynamicsError, match=f'for row {bad[0]}'):
+        k.forward_dynamics_batch(q, qd, tau)
+    with pytest.raises(ForwardDynamicsError):
+        kernels(model, backend='numpy').forward_dynamics(q[bad[0]], qd[bad[0]], tau[bad[0]])
+    ptr = ctypes.c_void_p
+    fn = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr)(k.c_address('forward_dynamics'))
+    out = np.zeros(model.n)
+    args = [np.ascontiguousarray(a[bad[0]]) for a in (q, qd, tau)]
+    fn(*[a.ctypes.data for a in args], out.ctypes.data)
+    assert np.isnan(out).all()
+
+
+def test_forward_dynamics_is_the_inverse_to_first_order():
+    """Check d qdd / d tau of forward_dynamics times d tau / d qdd of inverse_dynamics is I."""
+    model = load_robot('puma560')
+    k = kernels(model, backend='c')
+    rng = np.random.default_rng(15)
+    q, qd, qdd = random_states(rng, model, 5)
+    h = 1e-6
+    for r in range(5):
+        tau = k.inverse_dynamics(q[r], qd[r], qdd[r])
+        eye = np.eye(model.n)
+        d_id = np.array([(k.inverse_dynamics(q[r], qd[r], qdd[r] + h * e)
+                          - k.inverse_dynamics(q[r], qd[r], qdd[r] - h * e)) / (2 * h)
+                         for e in eye]).T
+        d_fd = np.array([(k.forward_dynamics(q[r], qd[r], tau + h * e)
+                          - k.forward_dynamics(q[r], qd[r], tau - h * e)) / (2 * h)
+                         for e in eye]).T
+        assert np.abs(d_fd @ d_id - eye).max() <= 1e-5
+
+
+@pytest.mark.parametrize('backend', ['c', 'numpy'])
+@pytest.mark.parametrize('name', ['forward_dynamics', 'forward_dynamics_rigid'])
+def test_forward_dynamics_refuses_non_finite_input(backend, name):
+    """A NaN or inf in q, qd or tau raises ValueError, single and batch, on both backends."""
+    model = load_robot('puma560')
+    k = kernels(model, backend=backend)
+    rng = np.random.default_rng(16)
+    arrays = list(random_states(rng, model, 12))
+    single, batch = getattr(k, name), getattr(k, name + '_batch')
+    for which, value in ((0, np.nan), (1, np.inf), (2, -np.inf)):
+        bad = [a.copy() for a in arrays]
+        bad[which][5, 3] = value
+        arg = ('q', 'qd', 'tau')[which]
+        with pytest.raises(ValueError, match=f'{arg}(: entry| has a NaN)'):
+            single(*(a[5] for a in bad))
+        with pytest.raises(ValueError, match='row 5'):
+            batch(*bad)
 
 
 def test_batch_row_range_and_out():

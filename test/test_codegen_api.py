@@ -277,3 +277,62 @@ def test_batch_kernels_refuse_non_finite_rows(ur5, name, nin):
         with pytest.raises(ValueError, match=f'row {row} has a NaN'):
             fn(*bad, None, row, 40)
         fn(*bad, None, 0, row)   # the rows before it are fine
+
+
+#: Inputs of each entry point: argument names and lengths (n: the joints).
+SIGNATURES = {
+    'inverse_dynamics': (('q', 'n'), ('qd', 'n'), ('qdd', 'n')),
+    'inverse_dynamics_rigid': (('q', 'n'), ('qd', 'n'), ('qdd', 'n')),
+    'gravity': (('q', 'n'),),
+    'mass_matrix': (('q', 'n'),),
+    'forward_dynamics': (('q', 'n'), ('qd', 'n'), ('tau', 'n')),
+    'forward_dynamics_rigid': (('q', 'n'), ('qd', 'n'), ('tau', 'n')),
+    'inverse_dynamics_payload': (('q', 'n'), ('qd', 'n'), ('qdd', 'n'), ('payload', 4)),
+    'payload_torque': (('q', 'n'), ('qd', 'n'), ('qdd', 'n'), ('com', 3)),
+    'gravity_payload': (('q', 'n'), ('payload', 4)),
+    'friction': (('q', 'n'), ('qd', 'n'), ('qdd', 'n')),
+}
+
+
+def test_signatures_cover_every_entry_point():
+    from robodyn_ros.dynamics.codegen.kernels import ENTRY_POINTS
+    assert set(SIGNATURES) == set(ENTRY_POINTS)
+
+
+@pytest.mark.parametrize('backend', ['c', 'numpy'])
+@pytest.mark.parametrize('name', sorted(SIGNATURES))
+def test_every_entry_point_refuses_non_finite_inputs(backend, name):
+    """Refuse a NaN or +-inf in any entry of any input, single and batch calls (ValueError)."""
+    model = load_robot('puma560')
+    k = kernels(model, backend=backend)
+    rng = np.random.default_rng(6)
+    sizes = [model.n if size == 'n' else size for _, size in SIGNATURES[name]]
+    rows = [rng.uniform(-0.5, 0.5, (6, size)) for size in sizes]
+    single, batch = getattr(k, name), getattr(k, name + '_batch')
+    batch(*rows)
+    single(*(r[2] for r in rows))            # finite: no error
+    for arg, (argname, _) in enumerate(SIGNATURES[name]):
+        for j, value in ((0, np.nan), (sizes[arg] - 1, np.inf), (sizes[arg] // 2, -np.inf)):
+            bad = [r.copy() for r in rows]
+            bad[arg][4, j] = value
+            message = (f'{name}: {argname} has a NaN or infinite value at index {j}'
+                       if backend == 'c' else argname)
+            with pytest.raises(ValueError, match=message):
+                single(*(r[4] for r in bad))
+            with pytest.raises(ValueError, match='row 4'):
+                batch(*bad)
+
+
+@pytest.mark.parametrize('backend', ['c', 'numpy'])
+def test_non_finite_wrench_refused(backend):
+    """The end-effector wrench is checked too, single and batch."""
+    model = load_robot('puma560')
+    k = kernels(model, backend=backend)
+    q = np.zeros((3, 6))
+    wrench = np.zeros((3, 6))
+    wrench[1, 4] = np.nan
+    for name in ('inverse_dynamics', 'inverse_dynamics_rigid'):
+        with pytest.raises(ValueError, match='f_ext'):
+            getattr(k, name)(q[1], q[1], q[1], f_ext=wrench[1])
+        with pytest.raises(ValueError, match='row 1'):
+            getattr(k, name + '_batch')(q, q, q, f_ext=wrench)

@@ -175,7 +175,7 @@ def test_kernels_per_payload_frame_are_cached_apart(monkeypatch):
 
 
 def test_non_finite_inputs_like_the_other_entry_points():
-    """C single calls give NaN without raising; batches name the row; numpy raises."""
+    """C single calls name the argument and index, batches the row; numpy raises InputError."""
     model = load_robot('ur5')
     kc, kn = kernels(model, 'c'), kernels(model, 'numpy')
     rng = np.random.default_rng(4)
@@ -185,12 +185,18 @@ def test_non_finite_inputs_like_the_other_entry_points():
     bad[0, 0] = np.nan
     bad_q = q[0].copy()
     bad_q[2] = np.nan
-    assert np.isnan(kc.inverse_dynamics(bad_q, qd[0], qdd[0])).any()
-    assert np.isnan(kc.inverse_dynamics_payload(q[0], qd[0], qdd[0], bad[0])).any()
-    assert np.isnan(kc.payload_torque(q[0], qd[0], qdd[0], bad[0, 1:] * np.nan)).any()
-    assert np.isnan(kc.gravity_payload(q[0], bad[0])).any()
-    puma = load_robot('puma560')      # ur5 has no friction at all: its kernel gives zeros
-    assert np.isnan(kernels(puma, 'c').friction(q[0], bad_q, qdd[0])).any()
+    with pytest.raises(ValueError, match='inverse_dynamics: q has a NaN or infinite value at '
+                                         'index 2'):
+        kc.inverse_dynamics(bad_q, qd[0], qdd[0])
+    with pytest.raises(ValueError, match='payload has a NaN or infinite value at index 0'):
+        kc.inverse_dynamics_payload(q[0], qd[0], qdd[0], bad[0])
+    with pytest.raises(ValueError, match='com has a NaN'):
+        kc.payload_torque(q[0], qd[0], qdd[0], bad[0, 1:] * np.nan)
+    with pytest.raises(ValueError, match='gravity_payload: payload has a NaN'):
+        kc.gravity_payload(q[0], bad[0])
+    puma = load_robot('puma560')
+    with pytest.raises(ValueError, match='friction: qd has a NaN or infinite value at index 2'):
+        kernels(puma, 'c').friction(q[0], bad_q, qdd[0])
     with pytest.raises(InputError, match='payload'):
         kn.inverse_dynamics_payload(q[0], qd[0], qdd[0], bad[0])
     with pytest.raises(InputError, match='com'):

@@ -35,10 +35,19 @@ def test_colcon_build_installs_scripts_and_data(tmp_path):
     colcon = os.path.join(os.path.dirname(sys.executable), 'colcon')
     assert os.path.exists(colcon), 'colcon is not installed in the environment'
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ['PATH'])
-    res = subprocess.run([colcon, 'build', '--base-paths', 'src'], cwd=tmp_path / 'ws',
-                         capture_output=True, text=True, timeout=600, env=env)
+    res = subprocess.run([colcon, 'build', '--base-paths', 'src', '--packages-select',
+                          'robodyn_ros'], cwd=tmp_path / 'ws', capture_output=True, text=True,
+                         timeout=600, env=env)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     prefix = tmp_path / 'ws' / 'install' / 'robodyn_ros'
+    # The README's "source install/setup.bash" works and puts the package on the index.
+    setup = tmp_path / 'ws' / 'install' / 'setup.bash'
+    assert setup.is_file()
+    sourced = subprocess.run(['bash', '-c', f'source {setup} && echo "$AMENT_PREFIX_PATH"'],
+                             capture_output=True, text=True, timeout=60,
+                             env={'PATH': os.environ['PATH'], 'HOME': str(tmp_path)})
+    assert sourced.returncode == 0, sourced.stderr
+    assert str(prefix) in sourced.stdout.strip().split(os.pathsep)
 
     scripts = _console_scripts()
     assert 'robodyn' in scripts

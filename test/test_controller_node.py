@@ -15,6 +15,7 @@
 """The controller node over a real ROS graph (rclpy, loopback DDS)."""
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -30,6 +31,7 @@ from rclpy.parameter import Parameter
 from rclpy.serialization import serialize_message
 from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.computed_torque import ComputedTorque
+from robodyn_ros.control.payload import SEED003_MEMORY
 from robodyn_ros.dynamics import gravity_torques
 from robodyn_ros.model import load_robot
 from robodyn_ros.nodes.controller_node import ControllerNode, TRAJECTORY_QOS
@@ -271,7 +273,7 @@ def test_forward_command_output_deactivation_and_reactivation():
 
 
 def test_unset_law_options_take_the_law_defaults():
-    """Without omega, MBVSST runs seed 003's gains and its estimator forgets at 0.98."""
+    """Without omega, MBVSST runs seed 003's gains; its estimator keeps seed 003's memory."""
     with RosGraph() as g:
         values = {'robot': 'ma3000', 'rate': 200.0, 'law': 'mbvsst', 'autostart': False}
         node = g.add(ControllerNode(context=g.context, parameter_overrides=[
@@ -279,7 +281,10 @@ def test_unset_law_options_take_the_law_defaults():
         assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
         assert node.controller.kp.tolist() == [1600.0] * 3
         assert node.controller.kd.tolist() == [80.0] * 3
-        assert node.controller.estimator.rls.forgetting == 0.98
+        # 0.98 per sample at the thesis's 121 Hz: the same memory at 200 Hz.
+        assert node.controller.estimator.rls.forgetting == pytest.approx(
+            math.exp(-0.005 / SEED003_MEMORY))
+        assert node.controller.estimator.freeze_threshold > 0.0
         assert node.has_parameter('omega') and node.values['omega'] is None
 
 

@@ -27,6 +27,8 @@ from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.mbvsst import MBVSST
+from robodyn_ros.control.payload import PayloadEstimatorSettings as Estimator
+from robodyn_ros.control.vsst import SelfTunerSettings
 from robodyn_ros.model import load_robot
 from robodyn_ros.planning.point_to_point import point_to_point
 
@@ -67,15 +69,16 @@ CASES = [
     ('puma560', ComputedTorque, {'omega': 20.0, 'form': 'predictive'}),
     ('puma560', ComputedTorqueLME, {'omega': 20.0}),
     ('puma560', ComputedTorqueLME, {'omega': 15.0, 'form': 'regulation', 'ki': 5.0}),
-    ('puma560', MBVSST, {'estimator_joints': (1, 2), 'initial_mass': 0.5}),
+    ('puma560', MBVSST, {'estimator': Estimator(joints=(1, 2), initial_mass=0.5)}),
     ('ur5', ComputedTorqueLME, {'omega': 20.0, 'form': 'predictive',
-                                'estimator_joints': (0, 1, 2)}),
-    ('ur5', MBVSST, {'payload_com': (0.0, 0.0, 0.05)}),
-    ('panda', MBVSST, {'estimator_joints': (1, 3), 'forgetting': 0.99}),
-    ('panda', MBVSST, {'boundary': 0.05, 'setpoint': 'position', 'vsst_joints': (0, 2)}),
-    ('puma560', MBVSST, {'adapt': False, 'initial_mass': 1.0}),
-    ('ur5', ComputedTorqueLME, {'omega': 20.0, 'adapt': False, 'initial_mass': 0.7,
-                                'form': 'predictive'}),
+                                'estimator': Estimator(joints=(0, 1, 2))}),
+    ('ur5', MBVSST, {'estimator': Estimator(com=(0.0, 0.0, 0.05))}),
+    ('panda', MBVSST, {'estimator': Estimator(joints=(1, 3), forgetting=0.99)}),
+    ('panda', MBVSST, {'tuner': SelfTunerSettings(boundary=0.05, setpoint='position'),
+                       'vsst_joints': (0, 2)}),
+    ('puma560', MBVSST, {'adapt': False, 'estimator': Estimator(initial_mass=1.0)}),
+    ('ur5', ComputedTorqueLME, {'omega': 20.0, 'adapt': False,
+                                'estimator': Estimator(initial_mass=0.7), 'form': 'predictive'}),
 ]
 
 
@@ -93,7 +96,7 @@ def test_sample_equals_the_numpy_reference(robot, cls, options):
         assert ctl.estimator.rls.updates == ref.estimator.updates > 100
         assert np.ptp(m_c) > 1e-3   # the estimate moved: the comparison covers the RLS step
     elif ctl.estimator is not None:
-        assert np.all(m_c == options['initial_mass'])
+        assert np.all(m_c == options['estimator'].initial_mass)
     scale = np.abs(tau_r).max(axis=0) + 1e-9
     assert np.all(np.abs(tau_c - tau_r) <= 1e-9 * scale)
     if ctl.tuner is not None:
@@ -105,7 +108,7 @@ def test_sample_equals_the_numpy_reference(robot, cls, options):
 def test_python_run_equals_the_compiled_run():
     """compiled=False runs the same loop code as Python: the same numbers."""
     model = load_robot('puma560')
-    options = {'estimator_joints': (1, 2), 'ki': 3.0, 'omega': 25.0}
+    options = {'estimator': Estimator(joints=(1, 2)), 'ki': 3.0, 'omega': 25.0}
     fast = MBVSST(model, 1e-3, **options)
     slow = MBVSST(model, 1e-3, compiled=False, **options)
     assert not slow.compiled and not slow.tuner.compiled
@@ -140,7 +143,7 @@ def test_strided_views_give_the_same_torques():
 def test_bad_state_gives_no_estimate_step():
     """A NaN in the filtered signals leaves the estimate and its variance unchanged."""
     model = load_robot('puma560')
-    ctl = ComputedTorqueLME(model, 1e-3, omega=20.0, initial_mass=1.0)
+    ctl = ComputedTorqueLME(model, 1e-3, omega=20.0, estimator=Estimator(initial_mass=1.0))
     est = ctl.estimator
     n = model.n
     for k in range(est.settle_samples + 3):
@@ -200,9 +203,11 @@ sys.path.insert(0, {test!r})
 from test_ct_step import _run
 from robodyn_ros.control import jit
 from robodyn_ros.control.mbvsst import MBVSST
+from robodyn_ros.control.payload import PayloadEstimatorSettings
 from robodyn_ros.model import load_robot
 model = load_robot('puma560')
-ctl = MBVSST(model, 1e-3, estimator_joints=(1, 2), ki=3.0, omega=25.0, initial_mass=0.5)
+ctl = MBVSST(model, 1e-3, ki=3.0, omega=25.0,
+             estimator=PayloadEstimatorSettings(joints=(1, 2), initial_mass=0.5))
 tau, mass = _run(ctl, model, 400, 5)
 print(json.dumps({{'numba': jit.AVAILABLE, 'compiled': ctl.compiled,
                   'kernels': ctl.dynamics.backend, 'tau': tau.tolist(),
@@ -216,7 +221,8 @@ print(json.dumps({{'numba': jit.AVAILABLE, 'compiled': ctl.compiled,
 def test_without_numba_or_c_kernels_the_same_numbers(env):
     """Without numba (Python loops) or C kernels (numpy dynamics) the law gives its numbers."""
     model = load_robot('puma560')
-    ctl = MBVSST(model, 1e-3, estimator_joints=(1, 2), ki=3.0, omega=25.0, initial_mass=0.5)
+    ctl = MBVSST(model, 1e-3, ki=3.0, omega=25.0,
+                 estimator=Estimator(joints=(1, 2), initial_mass=0.5))
     tau, mass = _run(ctl, model, 400, 5)
     run = subprocess.run([sys.executable, '-c', _SCRIPT.format(test=os.path.join(ROOT, 'test'))],
                          env={**os.environ, **env}, capture_output=True, text=True, timeout=600,
@@ -227,3 +233,24 @@ def test_without_numba_or_c_kernels_the_same_numbers(env):
     assert got['kernels'] == ('numpy' if 'ROBODYN_CODEGEN_BACKEND' in env else 'codegen')
     assert np.allclose(got['tau'], tau, rtol=1e-9, atol=1e-9)
     assert np.allclose(got['mass'], mass, rtol=1e-9, atol=1e-12) and np.ptp(mass) > 0.0
+
+
+@pytest.mark.parametrize('cls, options', [
+    (MBVSST, {'estimator': Estimator(joints=(1, 2), initial_mass=0.5), 'ki': 3.0}),
+    (ComputedTorqueLME, {'omega': 20.0})])
+def test_missed_samples_advance_the_filters_by_the_time_passed(cls, options):
+    """A loop that misses samples: the filters advance by the periods passed, as the reference."""
+    model = load_robot('puma560')
+    ctl, ref_ctl = cls(model, 1e-3, **options), reference_of(cls(model, 1e-3, **options))
+    q, qd, qdd, qm, qdm = _motion(model, 1500, 4)
+    rng = np.random.default_rng(9)
+    k, taken = 0, []
+    while k < len(q):
+        ref = JointReference(q[k], qd[k], qdd[k])
+        tau_c, _ = ctl.step(k * 1e-3, qm[k], qdm[k], ref)
+        tau_r, _ = ref_ctl.step(k * 1e-3, qm[k], qdm[k], ref)
+        assert np.all(np.abs(tau_c - tau_r) <= 1e-9 * (np.abs(tau_r).max() + 1e-9)), k
+        taken.append(k)
+        k += int(rng.integers(1, 5))     # one to four periods to the next sample
+    assert ctl._law[0]['steps'] > 1 and ctl.estimator.rls.updates > 50
+    assert abs(ctl.mass - ref_ctl.mass) <= 1e-9 * (1.0 + abs(ref_ctl.mass))

@@ -62,3 +62,13 @@ def test_missing_values_print_as_na():
     assert payload_lines([run], 2.0) == ['no law of this run estimates the payload']
     est = _run('mbvsst', 6, payload=1.9)
     assert '1.900 kg' in payload_lines([est], 2.0)[0] and '-5.0 %' in payload_lines([est], 2.0)[0]
+
+
+def test_payload_line_says_whether_the_rest_value_is_held():
+    """The rest value is shown with whether the law froze it (and its excitation)."""
+    held = _run('mbvsst', 6, payload=1.98)
+    held.payload_rest, held.payload_held, held.payload_excitation = 1.97, True, 0.004
+    line = payload_lines([held], 2.0)[0]
+    assert '1.970 kg at rest, held there (frozen' in line and '0.004 N m/kg' in line
+    held.payload_held = False
+    assert 'not held' in payload_lines([held], 2.0)[0]

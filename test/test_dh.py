@@ -17,7 +17,8 @@
 import numpy as np
 import pytest
 
-from robodyn_ros.errors import InvalidInertiaError, ModelError, NonPositiveMassError
+from robodyn_ros.errors import (InvalidInertiaError, ModelError, ModelWarning,
+                                NonPositiveMassError)
 from robodyn_ros.model import RobotModel
 from robodyn_ros.model.transforms import rot_x, rot_z
 
@@ -112,6 +113,19 @@ def test_inertia_forms():
 @pytest.mark.parametrize('row, error, text', [
     ({'mass': -2.0}, NonPositiveMassError, 'mass'),
     ({'inertia': [0.01, 0.01, 0.5]}, InvalidInertiaError, 'triangle'),
+    ({'mass': 0.0}, NonPositiveMassError, 'massless body has no inertia'),
+])
+def test_physically_inconsistent_rows_load_with_a_warning(row, error, text):
+    """Published tables that break a rule load with a warning naming the link; strict refuses."""
+    with pytest.warns(ModelWarning, match=text) as record:
+        model = RobotModel.from_dh([_row(), _row(**row)])
+    assert len(record) == 1 and "link 'link2'" in str(record[0].message)
+    assert model.warnings == (str(record[0].message),)
+    with pytest.raises(error, match=text):
+        RobotModel.from_dh([_row(), _row(**row)], strict=True)
+
+
+@pytest.mark.parametrize('row, error, text', [
     ({'inertia': [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]}, InvalidInertiaError, 'symmetric'),
     ({'a': float('nan')}, ModelError, 'finite'),
     ({'joint': 'S'}, ModelError, "joint must be 'R' or 'P'"),

@@ -21,9 +21,13 @@ from board_helpers import ACTUATORS, sim_board
 import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
-from robodyn_ros.hardware.board.driver import BoardDriver
+from robodyn_ros.hardware.board import messages as m
+from robodyn_ros.hardware.board.codec import decode_message, plausible_length
+from robodyn_ros.hardware.board.driver import BoardDriver, JointSample
+from robodyn_ros.hardware.board.framing import FrameParser
 from robodyn_ros.hardware.board.transports import UdpTransport
-from robodyn_ros.hardware.errors import BoardMismatch, BoardRefused, BoardTimeout, TransportError
+from robodyn_ros.hardware.errors import (BoardMismatch, BoardRefused, BoardTimeout,
+                                         MessageError, TransportError)
 from robodyn_ros.hardware.settings import DriverSettings
 from robodyn_ros.model import load_robot
 
@@ -83,3 +87,63 @@ def test_connection_checks():
         gone.connect()
     with pytest.raises(InputError, match='watchdog_period'):
         BoardDriver(model, UdpTransport(), DriverSettings(watchdog_period=-1.0))
+
+
+class CaptureLink:
+    """A transport that keeps the messages written to it."""
+
+    is_open = True
+    framed = False
+
+    def __init__(self):
+        self.parser = FrameParser(plausible_length)
+        self.sent = []
+
+    def write(self, data):
+        self.sent += [decode_message(f) for f in self.parser.feed(data)]
+        return True
+
+
+def _sample(time_us, n):
+    z = np.zeros(n)
+    return JointSample(time_us, 0.0, z, z, z, z, z, 0, 0, -1, 0)
+
+
+def test_send_impedance_gives_the_joint_law_in_motor_units():
+    """The board's motor-side law, evaluated anywhere, is the joint-side law through eta N Kt."""
+    model = load_robot('ma3000', params=ACTUATORS)
+    link = CaptureLink()
+    driver = BoardDriver(model, link, DriverSettings(efficiency=(0.9, 0.8, 1.0)))
+    rng = np.random.default_rng(4)
+    q_ref, qd_ref, tau_ff = rng.normal(0, 1, 3), rng.normal(0, 1, 3), rng.normal(0, 5, 3)
+    kp, kd = np.array([400.0, 900.0, 50.0]), np.array([20.0, 45.0, 2.0])
+    driver.send_impedance(_sample(77_000, 3), q_ref, qd_ref, kp, kd, tau_ff)
+    (msg,) = link.sent
+    assert isinstance(msg, m.SetImpedance) and msg.state_time_us == 77_000
+    gear = np.array([100.0, -150.0, 80.0])
+    per_amp = np.array([0.9, 0.8, 1.0]) * gear * np.array([0.05, 0.06, 0.04])  # eta N Kt
+    assert min(msg.kp) > 0.0 and min(msg.kd) > 0.0
+    for _ in range(20):  # any joint state, any time after the state time
+        q, qd, dt = rng.normal(0, 1, 3), rng.normal(0, 1, 3), rng.uniform(0, 0.05)
+        theta, omega = gear * q, gear * qd  # what the board measures on the motor
+        amps = (np.array(msg.kp) * (np.array(msg.position) + np.array(msg.velocity) * dt - theta)
+                + np.array(msg.kd) * (np.array(msg.velocity) - omega) + np.array(msg.current))
+        tau = kp * (q_ref + qd_ref * dt - q) + kd * (qd_ref - qd) + tau_ff
+        assert np.allclose(per_amp * amps, tau, rtol=1e-5, atol=1e-4)  # binary32 rounding
+
+
+def test_send_impedance_broadcasts_one_value_and_refuses_bad_input():
+    """A gain may be one value for all joints; wrong sizes, NaN and negative gains send nothing."""
+    model = load_robot('ma3000', params=ACTUATORS)
+    link = CaptureLink()
+    driver = BoardDriver(model, link)
+    driver.send_impedance(_sample(5, 3), np.zeros(3), 0.0, 100.0, 1.0, np.zeros(3))
+    (msg,) = link.sent
+    assert len(set(msg.kp)) == 3 and msg.velocity == (0.0,) * 3  # same stiffness, per motor
+    for args, text in [((np.zeros(2), 0.0, 1.0, 1.0, 0.0), 'q_ref: expected one value or 3'),
+                       ((np.zeros(3), 0.0, -1.0, 1.0, 0.0), 'negative gain'),
+                       ((np.zeros(3), math.nan, 1.0, 1.0, 0.0), 'non-finite'),
+                       ((np.zeros(3), 0.0, 1.0, 'stiff', 0.0), "kd: 'stiff' is not numeric")]:
+        with pytest.raises(MessageError, match=text):
+            driver.send_impedance(_sample(6, 3), *args)
+    assert len(link.sent) == 1

@@ -21,6 +21,7 @@ import pytest
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from robodyn_ros.model import load_robot
+from robodyn_ros.nodes import dynamics_cdr as cdr
 from robodyn_ros.nodes import dynamics_protocol as proto
 from robodyn_ros.nodes.conversions import joint_state_msg, trajectory_arrays
 from robodyn_ros.nodes.dynamics_client import (DynamicsClient, DynamicsServiceError,
@@ -114,23 +115,29 @@ class SilentService:
                                      'robot': MODEL.name}))
         self.out = self.node.create_publisher(JointTrajectory, proto.RESPONSE_TOPIC,
                                               proto.DATA_QOS)
+        self.got = []
         self.node.create_subscription(JointTrajectory, proto.REQUEST_TOPIC, self._on_request,
-                                      proto.DATA_QOS)
+                                      proto.DATA_QOS, raw=True)
 
-    def _on_request(self, msg):
+    def _on_request(self, data):
+        self.got.append(data)
+        msg = cdr.decode(data)
         if self.mode == 'error':
-            self.out.publish(proto.error_response(msg))
+            self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id, 'invalid',
+                                              'refused by a test'))
         elif self.mode == 'short':
-            msg.points = msg.points[:1]
-            msg.points[0].effort = [0.0] * 6
-            self.out.publish(msg)
+            self.out.publish(cdr.encode(msg.sec, msg.nanosec, msg.frame_id, msg.joint_names,
+                                        effort=np.zeros((1, 6))))
+        elif self.mode == 'busy':
+            self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id, 'busy',
+                                              'always busy', {'queue_depth': 9}))
 
 
-@pytest.mark.parametrize('mode', ['silent', 'error', 'short'])
+@pytest.mark.parametrize('mode', ['silent', 'error', 'short', 'busy'])
 def test_timeout_and_errors_fall_back_to_local(mode):
-    """No answer within the timeout, an error response or a malformed one: computed here."""
+    """No answer in time, an error, a malformed answer or busy for ever: computed here."""
     with RosGraph() as graph:
-        SilentService(graph, mode)
+        service = SilentService(graph, mode)
         client = DynamicsClient(graph.context)
         try:
             assert wait_for(client.available, 10.0)
@@ -138,9 +145,12 @@ def test_timeout_and_errors_fall_back_to_local(mode):
             q, qd, qdd = _states(10, 2)
             tau = provider(q, qd, qdd)
             assert provider.last_source == 'local'
-            expected = {'silent': 'no answer', 'error': 'refused', 'short': 'points'}[mode]
+            expected = {'silent': 'no answer', 'error': 'refused', 'short': 'points',
+                        'busy': 'busy'}[mode]
             assert expected in provider.last_reason
             assert np.allclose(tau, ModelEffortProvider(MODEL)(q, qd, qdd), atol=1e-12)
+            if mode == 'busy':     # retried with pauses (5, 10, 20, ... ms) within the timeout
+                assert 2 <= len(service.got) <= 7 and client.attempts == len(service.got)
         finally:
             client.close()
 
@@ -173,3 +183,21 @@ def test_planner_uses_the_service_when_it_runs():
         assert planner.set_parameters([Parameter('use_dynamics_service', value=False)])[
             0].successful
         assert isinstance(planner._planner.effort_provider, ModelEffortProvider)
+
+
+def test_client_node_keeps_its_own_name_under_a_global_node_remap():
+    """A process run as "-r __node:=trajectory_planner" gives no second node of that name."""
+    import rclpy
+    context = rclpy.context.Context()
+    rclpy.init(context=context, args=['--ros-args', '-r', '__node:=trajectory_planner',
+                                      '-r', 'dynamics/request:=remapped/request'])
+    try:
+        client = DynamicsClient(context)
+        try:
+            assert client._node.get_name().startswith('dynamics_client_')
+            # Global topic remaps still apply to the client's topics.
+            assert client._pub.topic_name == '/remapped/request'
+        finally:
+            client.close()
+    finally:
+        rclpy.try_shutdown(context=context)

@@ -12,55 +12,53 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Messages of the dynamics service: ids, states, efforts, chunks, JSON."""
+
+"""Messages of the dynamics service: ids, states in model order, errors, chunks, JSON."""
 
 import numpy as np
 import pytest
+from robodyn_ros.nodes import dynamics_cdr as cdr
 from robodyn_ros.nodes import dynamics_protocol as proto
-from robodyn_ros.nodes.conversions import trajectory_msg
 from std_msgs.msg import String
 
 NAMES = ['a', 'b', 'c']
 
 
-def test_request_states_reorder_and_fill_efforts():
-    """States come out in model order; efforts go back in request order."""
+def test_request_states_reorder():
+    """States come out in model order; the order maps efforts back to the request's."""
     q = np.arange(6.0).reshape(2, 3)
-    msg = trajectory_msg(['c', 'a', 'b'], [0.0, 0.1], q, q + 10, None, frame_id='x')
-    msg.header.stamp.sec, msg.header.stamp.nanosec = 5, 7
-    assert proto.request_id(msg) == 'x@5.000000007'
-    qm, qdm, qddm, order = proto.request_states(msg, NAMES, 10)
+    data = cdr.encode(5, 7, 'x', ['c', 'a', 'b'], q, q + 10)
+    assert proto.request_id(data) == 'x@5.000000007'
+    qm, qdm, qddm, order = proto.request_states(cdr.decode(data), NAMES)
     assert np.array_equal(qm, q[:, [1, 2, 0]]) and np.array_equal(qdm, q[:, [1, 2, 0]] + 10)
     assert np.array_equal(qddm, np.zeros((2, 3)))
-    proto.fill_efforts(msg, qm * 2, order)
-    assert list(msg.points[1].effort) == [6.0, 8.0, 10.0]
-    assert np.array_equal(proto.response_efforts(msg, NAMES), qm * 2)
-    err = proto.error_response(msg)
-    assert proto.is_error(err) and err.header == msg.header and not proto.is_error(msg)
+    assert np.array_equal(qm[:, order], q)         # model order -> request order
+    same = proto.request_states(cdr.decode(cdr.encode(0, 0, 'y', NAMES, q)), NAMES)
+    assert np.array_equal(same[0], q) and np.array_equal(same[3], [0, 1, 2])
 
 
 def test_request_states_refusals():
-    """Unknown joints, no points and too many points raise ValueError with the reason."""
+    """Unknown, missing, repeated joints and no positions raise ValueError with the reason."""
     q = np.zeros((3, 3))
-    with pytest.raises(ValueError, match='unknown joints d'):
-        proto.request_states(trajectory_msg(['a', 'b', 'd'], [0, 0, 0], q), NAMES, 10)
-    with pytest.raises(ValueError, match='no points'):
-        proto.request_states(trajectory_msg(NAMES, [], q[:0]), NAMES, 10)
-    with pytest.raises(ValueError, match='max_points'):
-        proto.request_states(trajectory_msg(NAMES, [0, 0, 0], q), NAMES, 2)
-    with pytest.raises(ValueError, match='lacks joints c'):
-        proto.request_states(trajectory_msg(['a', 'b'], [0, 0, 0], q[:, :2]), NAMES, 10)
+    cases = [(['a', 'b', 'd'], q, 'unknown joints d'), (['a', 'b'], q[:, :2], 'lacks joints c'),
+             (['a', 'b', 'a'], q, 'repeats one')]
+    for names, arr, match in cases:
+        with pytest.raises(ValueError, match=match):
+            proto.request_states(cdr.decode(cdr.encode(0, 0, 'f', names, arr)), NAMES)
+    effort_only = cdr.decode(cdr.encode(0, 0, 'f', NAMES, effort=q))
+    with pytest.raises(ValueError, match='no positions'):
+        proto.request_states(effort_only, NAMES)
 
 
-def test_chunks_and_json():
-    """Chunk ids round-trip; malformed ids and JSON are recognised."""
-    q = np.ones((2, 3))
-    msg = proto.chunk_request('abc', 4, False, trajectory_msg(NAMES, [0], q[:1]).header.stamp,
-                              NAMES, q, q, q)
-    assert proto.parse_chunk_id(msg.header.frame_id) == ('abc', 4, False)
+def test_errors_chunks_and_json():
+    """Error details parse back; chunk ids round-trip; malformed ids and JSON are recognised."""
+    err = cdr.decode(cdr.encode_error(0, 0, 'f', 'busy', 'full', {'queue_depth': 3}))
+    assert proto.parse_error(err) == ('busy', 'full', {'queue_depth': '3'})
+    assert proto.parse_chunk_id(proto.chunk_id('abc', 4, False)) == ('abc', 4, False)
     for bad in ('abc:4', 'abc:x:1', 'abc:1:2'):
         with pytest.raises(ValueError):
             proto.parse_chunk_id(bad)
     assert proto.parse_json(proto.json_msg({'k': 1})) == {'k': 1}
     assert proto.parse_json(String(data='[1, 2]')) is None
     assert proto.parse_json(String(data='{not json')) is None
+    assert set(proto.ERROR_CODES) == {'invalid', 'too_large', 'busy', 'failed'}

@@ -14,6 +14,8 @@
 
 """Building controllers from flat options; live gain changes."""
 
+import math
+
 import numpy as np
 import pytest
 from robodyn_ros.control.base import JointReference
@@ -22,6 +24,7 @@ from robodyn_ros.control.factory import (apply_gain, apply_gains, law_class, LAW
                                          LIVE_GAINS, make_controller)
 from robodyn_ros.control.gains import max_joint_inertia, triple_pole_pid
 from robodyn_ros.control.options import CATALOGUE
+from robodyn_ros.control.payload import SEED003_MEMORY
 from robodyn_ros.control.self_tuning import SelfTuningComputedTorque
 from robodyn_ros.control.sliding_mode import SlidingMode
 from robodyn_ros.errors import InputError
@@ -124,8 +127,12 @@ def test_defaults_are_the_classes():
     assert make_controller('mbvsst', model, 0.01, {'omega': 20.0}).kp.tolist() == [400.0] * 3
     lme = make_controller('computed_torque_lme', model, 0.01, {})
     stc = make_controller('self_tuning_ct', model, 0.01, {})
+    # Seed 003's memory (0.98 per sample at its 121 Hz) at the law's rate.
     assert lme.estimator.rls.forgetting == ComputedTorqueLME(model, 0.01, omega=20.0
-                                                             ).estimator.rls.forgetting == 0.98
+                                                             ).estimator.rls.forgetting
+    assert math.isclose(lme.estimator.rls.forgetting, math.exp(-0.01 / SEED003_MEMORY))
+    assert math.isclose(ComputedTorqueLME(model, 1.0 / 121.0, omega=20.0
+                                          ).estimator.rls.forgetting, 0.98)
     assert stc.rls.forgetting == SelfTuningComputedTorque(model, 0.01, omega=20.0
                                                           ).rls.forgetting == 0.999
     smc = make_controller('sliding_mode', model, 0.01)

@@ -12,14 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""State-variable filter (seed 003 App. B) at fixed and varying sample times; differences."""
+"""State-variable filter (seed 003 App. B) at fixed and varying sample times."""
 
 import math
 
 import numpy as np
 import pytest
-from robodyn_ros.control.filters import (FilteredDifference, SEED003_OFFLINE, SEED003_REALTIME,
-                                         StateVariableFilter)
+from robodyn_ros.control.filters import SEED003_OFFLINE, SEED003_REALTIME, StateVariableFilter
 from robodyn_ros.errors import InputError
 from scipy import signal
 
@@ -87,19 +86,6 @@ def test_bad_filters_are_refused():
         f.update([1.0])
 
 
-def test_filtered_difference_on_a_ramp():
-    """A ramp gives its slope and zero acceleration after the filter settles."""
-    h = 1e-3
-    fd = FilteredDifference(h, 20.0, 2)
-    for k in range(2000):
-        q, v, a = fd.update([0.5 * k * h, -2.0 * k * h])
-    assert np.allclose(v, [0.5, -2.0], atol=1e-6) and np.allclose(a, 0.0, atol=1e-4)
-    with pytest.raises(InputError):
-        FilteredDifference(h, 600.0)
-    with pytest.raises(InputError):
-        fd.update([1.0])
-
-
 # Varying sample time: velocity and acceleration from encoder positions (the driver's use).
 
 def test_ramp_is_tracked_without_velocity_error():
@@ -164,3 +150,20 @@ def test_gaps_reset_and_bad_parameters():
         StateVariableFilter.velocity_estimator(1, damping=0.0)
     w = 2 * math.pi * 10.0
     assert f.coefficients == (1 / w ** 2, 2 / w, 1.0) and 'period=None' in repr(f)
+
+
+def test_prepare_loads_the_update_and_leaves_the_state_alone():
+    """A prepared filter gives the same outputs as one that was not; nothing starts."""
+    from robodyn_ros.control import filters
+    from robodyn_ros.control.jit import AVAILABLE
+    a = StateVariableFilter.velocity_estimator(3, 30.0, 1.0)
+    b = StateVariableFilter.velocity_estimator(3, 30.0, 1.0)
+    before = a.state.copy()
+    a.prepare(0.001)
+    assert not a.started
+    assert np.array_equal(a.state['x'], before['x'])
+    if AVAILABLE:
+        assert filters._call.signatures
+    for k in range(20):
+        u = np.array([0.1 * k, -0.2 * k, 0.01 * k * k])
+        assert np.allclose(a.update(u, 0.001), b.update(u, 0.001), rtol=0, atol=1e-15)

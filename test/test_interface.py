@@ -297,3 +297,42 @@ def test_auto_recover_holds_first_never_the_last_command():
             stop.set()
             hw.outputs_off()
             hw.cleanup()
+
+
+@pytest.mark.parametrize('law', ['computed_torque', 'mbvsst'])
+def test_the_cycle_with_a_law_leaves_no_cyclic_garbage(law):
+    """Board report -> law -> current frame: refcounting frees it all, the collector finds none."""
+    import gc
+    from robodyn_ros.control.control_cycle import ControlCycle
+    from robodyn_ros.control.factory import make_controller
+    with sim_board('--q0', *map(str, Q0), transport='udp') as board:
+        model = load_robot('ma3000', params=ACTUATORS)
+        # A long watchdog: on a loaded machine the board may lag; only the cycles count here.
+        hw = HardwareInterface(model, board.transport(),
+                               DriverSettings(connect_timeout=3.0, watchdog_period=2.0))
+        cycle = ControlCycle(make_controller(law, model, 1e-3), model, 1.0)   # 1 kHz board
+
+        def source(sample):
+            now = time.monotonic()
+            cycle.take_state(sample.position, sample.velocity, now)
+            out = cycle.run(now, time.time())
+            return [] if out.torque is None else [(out.torque, now, 'law')]
+
+        hw.command_source = source
+        hw.configure()
+        try:
+            hw.activate()
+            assert wait_until(lambda: hw.drive_state.value == 'running', 10.0)
+            gc.collect()
+            gc.disable()
+            try:
+                start = hw.stats.cycles
+                assert wait_until(lambda: hw.stats.cycles - start >= 300, 30.0)
+                found = gc.collect()
+            finally:
+                gc.enable()
+            assert hw.drive_state.value == 'running'
+            assert found == 0
+        finally:
+            hw.outputs_off()
+            hw.cleanup()

@@ -67,6 +67,27 @@ def test_kernel_call_by_address_and_by_callable():
     assert np.array_equal(by_address, expected) and np.array_equal(by_callable, expected)
 
 
+def test_non_finite_input_gives_nan_in_both_forms():
+    """A NaN input: NaN torques by address and by callable (the entry point itself raises)."""
+    model = load_robot('puma560')
+    k = kernels(model)
+
+    def call(handles, q, out):
+        jit.call_kernel(handles, 0, (q, q, q, out))
+
+    compiled_call = jit.compiled(jit.jitable(call))
+    q = np.linspace(-0.5, 0.5, model.n)
+    q[2] = np.nan
+    by_address, by_callable = np.zeros(model.n), np.zeros(model.n)
+    compiled_call(np.array([k.c_address('inverse_dynamics')], dtype=np.intp), q, by_address)
+    call((k.inverse_dynamics,), q, by_callable)
+    assert np.isnan(by_callable).all() and np.isnan(by_address).any()
+    with pytest.raises(ValueError, match='q has a NaN'):
+        k.inverse_dynamics(q, q, q)
+    with pytest.raises(ValueError, match='shape'):     # other errors still raise
+        call((k.inverse_dynamics,), np.zeros(model.n + 1), by_callable)
+
+
 @pytest.mark.parametrize('bad', [np.nan, np.inf, -np.inf])
 def test_finite(bad):
     """finite() is False for any NaN or infinity, True otherwise (also for huge values)."""

@@ -36,6 +36,7 @@ from fake_launch import Context, LaunchError
 from model_compare import model_differences
 import pytest
 from robodyn_ros import bringup
+from robodyn_ros.control.factory import LAWS
 from robodyn_ros.model import library, RobotModel
 import xacro
 import yaml
@@ -93,7 +94,7 @@ def launch(monkeypatch, install):
     fake_launch.install(monkeypatch)
     prefix, _ = install
 
-    def run(name, arguments=None, scoped=True, distro='jazzy'):
+    def run(name, arguments=None, scoped=False, distro='jazzy'):
         context = Context(arguments or {}, prefix, _xacro, distro)
         return fake_launch.run(os.path.join(prefix, 'share', 'robodyn_ros', 'launch', name),
                                context, scoped_includes=scoped)
@@ -168,6 +169,9 @@ def _scenarios():
         yield 'view_robot.launch.py', {'robot': robot}
     yield 'bringup_sim.launch.py', {'robot': 'rx90', 'namespace': 'arm1', 'rviz': 'true',
                                     'dynamics_workers': '2', 'rate': '500'}
+    yield 'bringup_sim.launch.py', {'robot': 'ma3000', 'loop': 'graph'}
+    yield 'bringup_hardware.launch.py', {'port': '/dev/ttyUSB1', 'loop': 'graph',
+                                         'namespace': 'right'}
     yield 'bringup_hardware.launch.py', {'address': '192.168.1.20:5000', 'namespace': 'left',
                                          'robot_state_publisher': 'false'}
     yield 'ros2_control.launch.py', {'hardware': 'board', 'address': '10.0.0.2:5000',
@@ -333,6 +337,9 @@ def test_robot_description_expands_to_the_library_robot(launch, name, arguments)
     descriptions = [effective_parameters(p)['robot_description'] for p in result.processes
                     if p.executable == 'robot_state_publisher']
     assert len(descriptions) == (0 if arguments.get('robot_state_publisher') == 'false' else 1)
+    if name == 'gazebo.launch.py':  # physical bodies where the published ones are not
+        from test_xacro_assets import with_simulator_inertials
+        model = with_simulator_inertials(robot, model)
     for text in descriptions:
         expanded = RobotModel.from_urdf(text)
         diffs = model_differences(model, expanded, compare_params=False)
@@ -357,23 +364,33 @@ def _sim_board_args(cmd):
 
 # ----------------------------------------------------------------------------- per file
 @pytest.mark.parametrize('robot', ROBOTS)
-def test_bringup_sim_runs_the_board_and_points_the_interface_at_it(launch, robot):
-    result = launch('bringup_sim.launch.py', {'robot': robot})
+@pytest.mark.parametrize('loop', bringup.LOOP_MODES)
+def test_bringup_sim_runs_the_board_and_points_the_interface_at_it(launch, robot, loop):
+    result = launch('bringup_sim.launch.py', {'robot': robot, 'loop': loop})
     board = [p for p in result.processes if p.kind == 'process']
     assert len(board) == 1
     board_args = _sim_board_args(board[0].cmd)
     assert (board_args.robot, board_args.transport, board_args.address, board_args.port,
             board_args.rate) == (robot, 'udp', '127.0.0.1', 47000, 1000.0)
-    interface = _one(result, 'hardware_interface', 'robodyn_ros')
+    driver = 'control_loop' if loop == 'one-process' else 'hardware_interface'
+    other = 'hardware_interface' if loop == 'one-process' else 'control_loop'
+    interface = _one(result, driver, 'robodyn_ros')
+    assert not [p for p in result.processes if p.executable == other]
     assert interface.kind == 'lifecycle'
     values = effective_parameters(interface)
     assert (values['transport'], values['address'], values['port']) == ('udp', '127.0.0.1',
                                                                         47000)
     assert dict(interface.remappings) == {'joint_states': 'joint_states',
                                           'joint_commands': 'joint_commands'}
-    for executable in ('controller', 'trajectory_planner', 'parallel_dynamics'):
+    for executable in ('trajectory_planner', 'parallel_dynamics'):
         _one(result, executable, 'robodyn_ros')
-    assert effective_parameters(_one(result, 'controller'))['effort_controller'] == ''
+    controllers = [p for p in result.processes if p.executable == 'controller']
+    if loop == 'graph':
+        assert len(controllers) == 1
+        assert effective_parameters(controllers[0])['effort_controller'] == ''
+    else:   # the loop runs the law: no controller, and the law comes from its config
+        assert not controllers
+        assert values['law'] in LAWS and values['model_friction'] is False
     assert not [p for p in result.processes if p.package == 'controller_manager']
     # The graph starts once the board process has started.
     graph = [t for _, loc, _, t in result.includes if loc.endswith('bringup_hardware.launch.py')]
@@ -390,7 +407,7 @@ def test_bringup_sim_options(launch):
                                                'parallel_dynamics_worker_1']
     rviz = _one(result, 'rviz2')
     assert rviz.arguments[0] == '-d' and rviz.arguments[1].endswith('rviz/robodyn.rviz')
-    interface = _one(result, 'hardware_interface')
+    interface = _one(result, 'control_loop')
     values = effective_parameters(interface)
     assert (values['transport'], values['address'], values['port']) == ('udp', 'sim', 6000)
     board = _sim_board_args([p for p in result.processes if p.kind == 'process'][0].cmd)
@@ -399,10 +416,13 @@ def test_bringup_sim_options(launch):
 
 @pytest.mark.parametrize('connection', [{'port': '/dev/ttyACM0', 'baud': '3000000'},
                                         {'address': 'board.local:5000'}])
-def test_bringup_hardware_passes_the_connection(launch, connection):
-    result = launch('bringup_hardware.launch.py', dict(connection, robot='cmu_dd_arm2'))
+@pytest.mark.parametrize('loop', bringup.LOOP_MODES)
+def test_bringup_hardware_passes_the_connection(launch, connection, loop):
+    arguments = dict(connection, robot='cmu_dd_arm2', loop=loop)
+    result = launch('bringup_hardware.launch.py', arguments)
     assert not [p for p in result.processes if p.kind == 'process']
-    values = effective_parameters(_one(result, 'hardware_interface'))
+    driver = 'control_loop' if loop == 'one-process' else 'hardware_interface'
+    values = effective_parameters(_one(result, driver))
     if 'port' in connection:
         assert values['transport'] == 'serial' and values['device'] == connection['port']
         assert values['baud_rate'] == int(connection.get('baud', '1000000'))
@@ -427,6 +447,7 @@ def test_bringup_hardware_passes_the_connection(launch, connection):
     ({'port': '/dev/ttyUSB0', 'rate': '-5'}, 'rate'),
     ({'port': '/dev/ttyUSB0', 'rate': 'nan'}, 'rate'),
     ({'port': '/dev/ttyUSB0', 'rate': 'fast'}, 'rate'),
+    ({'port': '/dev/ttyUSB0', 'loop': 'two-process'}, 'not in'),
 ])
 def test_bringup_hardware_refuses_bad_arguments(launch, arguments, message):
     with pytest.raises((LaunchError, RuntimeError), match=message):

@@ -24,7 +24,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robodyn_ros.errors import InvalidInertiaError
+from robodyn_ros.errors import InvalidInertiaError, ModelError
 from robodyn_ros.model import Inertial, library, load_robot, RobotModel
 from robodyn_ros.model.dh import inertia_matrix
 from robodyn_ros.model.inertial import check_inertial
@@ -63,8 +63,16 @@ def test_robot_builds_and_validates(name):
     assert library.corrections(name) == module.CORRECTIONS
     assert library.source(name) == module.SOURCE
     assert model_differences(load_robot(name), model) == []
+    # Only the published PUMA 560 inertias break a rule (massless link 1, link 3's triangle).
+    expected = ["link 'link1'", "link 'link3'"] if name == 'puma560' else []
+    assert [w.split(': ')[2] for w in model.warnings] == expected
+    if expected:
+        with pytest.raises(ModelError):
+            module.build(strict=True)
+    else:
+        assert module.build(strict=True).warnings == ()
     for joint, body in zip(model.joints, model.inertials):
-        assert body.mass > 0.0
+        assert body.mass >= 0.0
         assert np.all(np.isfinite(model.lower_limits)) and np.all(np.isfinite(model.upper_limits))
         assert math.isfinite(joint.limits.velocity) and joint.limits.velocity > 0.0
         assert math.isfinite(joint.limits.acceleration) and joint.limits.acceleration > 0.0
@@ -254,10 +262,113 @@ def _check(mass, com, inertia):
     check_inertial(Inertial(mass, com, inertia_matrix(inertia, 'printed')), 'printed')
 
 
-def test_puma_link3_printed_inertia_breaks_triangle_inequality():
+def test_puma_uses_the_published_akb_inertias():
+    """Link 1 massless with Izz = 0.35, link 3 as printed (breaking the triangle rule)."""
+    model = library.load('puma560')
+    assert puma560.INERTIA[2] == puma560.PRINTED_INERTIA[2] == (0.066, 0.0125, 0.086)
     with pytest.raises(InvalidInertiaError, match='triangle'):
-        _check(puma560.MASS[2], puma560.COM[2], puma560.PRINTED_INERTIA[2])
-    _check(puma560.MASS[2], puma560.COM[2], puma560.INERTIA[2])
+        _check(puma560.MASS[2], puma560.COM[2], puma560.INERTIA[2])
+    assert model.inertials[0].mass == 0.0
+    np.testing.assert_array_equal(model.inertials[0].inertia, np.diag([0.0, 0.0, 0.35]))
+    np.testing.assert_array_equal(model.inertials[2].inertia, np.diag([0.066, 0.0125, 0.086]))
+    with pytest.raises(ModelError, match="link 'link1'"):
+        load_robot('puma560', strict=True)
+
+
+#: The published AKB tables as seed 004 prints them (Tables 2.1, 2.5, 2.6; links 5 and 6 with
+#: the AKB values the thesis's own REDUCE input uses): modified DH (alpha, a, d), mass [kg],
+#: centre of mass [m], principal inertias about it [kg m^2], rotor inertia [kg m^2].
+AKB = (((0.0, 0.0, 0.0), 0.0, (0, 0, 0), (0, 0, 0.35), 1.14),
+       ((-math.pi / 2, 0.0, 0.2435), 17.40, (0.068, 0.006, -0.016), (0.130, 0.524, 0.539), 4.71),
+       ((0.0, 0.4318, -0.0934), 4.80, (0, -0.070, 0.014), (0.066, 0.0125, 0.086), 0.83),
+       ((math.pi / 2, -0.0203, 0.4331), 0.82, (0, 0, -0.019), (0.0018, 0.0018, 0.0013), 0.20),
+       ((-math.pi / 2, 0.0, 0.0), 0.34, (0, 0, 0), (0.3e-3, 0.3e-3, 0.4e-3), 0.179),
+       ((math.pi / 2, 0.0, 0.0), 0.09, (0, 0, 0.032), (0.15e-3, 0.15e-3, 0.04e-3), 0.193))
+
+
+def test_puma_library_equals_pinocchio_built_from_the_published_tables():
+    """
+    Rigid-body torques of the library PUMA 560 = Pinocchio's from the printed AKB tables.
+
+    The Pinocchio model is built here from the tables alone (placement
+    SE3(RotX(alpha), (a, -sin(alpha) d, cos(alpha) d)), seed 004 digest 4.1), not
+    from our URDF, as the digest's section 6.4 asks for the clean AKB model.
+    """
+    pmodel = pin.Model()
+    pmodel.gravity.linear = np.array([0.0, 0.0, -9.81])
+    parent = 0
+    for i, ((alpha, a, d), mass, com, moments, rotor) in enumerate(AKB):
+        rot = pin.utils.rotate('x', alpha)
+        jid = pmodel.addJoint(parent, pin.JointModelRZ(),
+                              pin.SE3(rot, np.array([a, -math.sin(alpha) * d,
+                                                     math.cos(alpha) * d])), f'joint{i + 1}')
+        pmodel.appendBodyToJoint(jid, pin.Inertia(mass, np.array(com, dtype=float),
+                                                  np.diag(moments)), pin.SE3.Identity())
+        parent = jid
+    pmodel.armature = np.array([row[4] for row in AKB])
+    data = pmodel.createData()
+    model = library.load('puma560')
+    from robodyn_ros import dynamics as dyn
+    rng = np.random.default_rng(560)
+    for _ in range(20):
+        q, qd, qdd = model.random_configuration(rng), rng.normal(0, 2, 6), rng.normal(0, 5, 6)
+        expected = pin.rnea(pmodel, data, q, qd, qdd)
+        np.testing.assert_allclose(dyn.inverse_dynamics(model, q, qd, qdd, friction=False),
+                                   expected, atol=1e-10 * max(1.0, np.max(np.abs(expected))))
+
+
+#: Corke and Armstrong-Helouvry (1994) "consensus" PUMA 560 as published in the Robotics
+#: Toolbox (mdl_puma560 / roboticstoolbox.models.DH.Puma560): standard DH (a, alpha, d),
+#: mass, centre of mass, principal inertias (standard-DH axes), motor inertia Jm, gear ratio.
+CORKE = ((0.0, math.pi / 2, 0.0, 0.0, (0, 0, 0), (0, 0.35, 0), 200e-6, -62.6111),
+         (0.4318, 0.0, 0.0, 17.4, (-0.3638, 0.006, 0.2275), (0.13, 0.524, 0.539), 200e-6,
+          107.815),
+         (0.0203, -math.pi / 2, 0.15005, 4.8, (-0.0203, -0.0141, 0.070), (0.066, 0.086, 0.0125),
+          200e-6, -53.7063),
+         (0.0, math.pi / 2, 0.4318, 0.82, (0, 0.019, 0), (1.8e-3, 1.3e-3, 1.8e-3), 33e-6,
+          76.0364),
+         (0.0, -math.pi / 2, 0.0, 0.34, (0, 0, 0), (0.3e-3, 0.4e-3, 0.3e-3), 33e-6, 71.923),
+         (0.0, 0.0, 0.0, 0.09, (0, 0, 0.032), (0.15e-3, 0.15e-3, 0.04e-3), 33e-6, 76.686))
+
+
+def test_published_puma560_reproduces_the_published_torques():
+    """
+    The published PUMA 560 loads (with warnings) and gives the published torques.
+
+    Link 1 is massless with I_yy = 0.35 and link 3 has I = diag(0.066, 0.086,
+    0.0125) kg m^2, as published (not physical). The reference values at the
+    nominal pose qn = (0, pi/4, pi, 0, pi/4, 0) are those of Corke's Robotics
+    Toolbox (test_DHRobot.py of robotics-toolbox-python: gravload, inertia and
+    itorque, "numbers come from MATLAB"; the same gravload is printed in
+    Corke's Robotics, Vision and Control): gravity load [N m], joint-space
+    inertia with the rotor inertia Jm G^2 [kg m^2], and the inertial torque for
+    qdd = (1, 2, 3, 1, 2, 3) rad/s^2 [N m].
+    """
+    from robodyn_ros import dynamics as dyn
+    from robodyn_ros.errors import ModelWarning
+    rows = [{'a': a, 'alpha': alpha, 'd': d, 'theta': 0.0, 'joint': 'R', 'mass': m, 'com': com,
+             'inertia': moments, 'armature': jm * g ** 2}
+            for a, alpha, d, m, com, moments, jm, g in CORKE]
+    with pytest.warns(ModelWarning) as record:
+        model = RobotModel.from_dh(rows, convention='standard', name='puma560_corke')
+    assert sorted(str(r.message).split(':')[0] for r in record) == ["link 'link1'",
+                                                                    "link 'link3'"]
+    qn = np.array([0.0, math.pi / 4, math.pi, 0.0, math.pi / 4, 0.0])
+    np.testing.assert_allclose(dyn.gravity_torques(model, qn),
+                               [0.0, 31.6399, 6.0351, 0.0, 0.0283, 0.0], atol=1e-4)
+    inertia = [[3.6594, -0.4044, 0.1006, -0.0025, 0.0000, -0.0000],
+               [-0.4044, 4.4137, 0.3509, 0.0000, 0.0024, 0.0000],
+               [0.1006, 0.3509, 0.9378, 0.0000, 0.0015, 0.0000],
+               [-0.0025, 0.0000, 0.0000, 0.1925, 0.0000, 0.0000],
+               [0.0000, 0.0024, 0.0015, 0.0000, 0.1713, 0.0000],
+               [-0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.1941]]
+    np.testing.assert_allclose(dyn.mass_matrix(model, qn), inertia, atol=1e-4)
+    qdd = np.array([1.0, 2.0, 3.0, 1.0, 2.0, 3.0])
+    np.testing.assert_allclose(dyn.inverse_dynamics(model, qn, np.zeros(6), qdd,
+                                                    friction=False, gravity=False),
+                               [3.1500, 9.4805, 3.6189, 0.1901, 0.3519, 0.5823], atol=1e-4)
+    with pytest.raises(ModelError):
+        RobotModel.from_dh(rows, convention='standard', strict=True)
 
 
 def test_ma3000_printed_inertias_fail_and_corrected_pass():

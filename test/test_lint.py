@@ -86,8 +86,11 @@ def test_package_xml():
     exec_deps = {e.text for e in pkg.findall('exec_depend')}
     for dep in ('rclpy', 'sensor_msgs', 'trajectory_msgs', 'std_msgs', 'std_srvs',
                 'diagnostic_msgs', 'pinocchio', 'python3-numpy', 'python3-yaml',
-                'urdfdom_py', 'xacro'):
+                'urdfdom_py', 'xacro',
+                # the example robots (ur5, panda) are offered at run time, not only in tests
+                'example-robot-data'):
         assert dep in exec_deps, f'package.xml lacks <exec_depend>{dep}</exec_depend>'
     test_deps = {e.text for e in pkg.findall('test_depend')}
+    assert not test_deps & exec_deps, 'a test dependency repeats a run-time dependency'
     for dep in ('ament_flake8', 'ament_pep257', 'python3-pytest'):
         assert dep in test_deps

@@ -18,7 +18,8 @@ import numpy as np
 from robodyn_ros.control.base import JointReference, Mode
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
 from robodyn_ros.control.mbvsst import MBVSST
-from robodyn_ros.control.vsst import APPENDIX_C
+from robodyn_ros.control.payload import PayloadEstimatorSettings
+from robodyn_ros.control.vsst import SelfTunerSettings
 from robodyn_ros.model import load_robot
 
 
@@ -26,10 +27,12 @@ def test_torque_is_ct_lme_plus_the_scaled_relay():
     """Torque = CT+LME torque + torque_scale * u, u = +-10 (Appendix C), before saturation."""
     model = load_robot('ma3000')
     h = 1.0 / 121.0
-    mb = MBVSST(model, h, initial_mass=1.5, torque_limit=np.inf)
-    ref_ct = ComputedTorqueLME(model, h, 1600.0, 80.0, initial_mass=1.5, torque_limit=np.inf)
+    estimator = PayloadEstimatorSettings(initial_mass=1.5)
+    mb = MBVSST(model, h, estimator=estimator, torque_limit=np.inf)
+    ref_ct = ComputedTorqueLME(model, h, 1600.0, 80.0, estimator=estimator, torque_limit=np.inf)
     assert np.allclose(mb.kp, 1600.0) and np.allclose(mb.kd, 80.0)
-    assert mb.tuner.u_max == APPENDIX_C['u_max'] and mb.tuner.switched
+    assert mb.tuner.u_max == SelfTunerSettings.u_max == 10.0 and mb.tuner.switched
+    assert mb.tuner.settings == SelfTunerSettings()
     assert np.allclose(mb.torque_scale, 0.05 * model.effort_limits / 10.0)
     q = np.radians([0.0, -80.0, 5.0])
     ref = JointReference(np.radians([1.0, -79.0, 6.0]), np.zeros(3), np.zeros(3))
@@ -39,7 +42,8 @@ def test_torque_is_ct_lme_plus_the_scaled_relay():
         u = mb.estimates()['vsst_output']
         assert np.all(np.abs(u) == 10.0)
         assert np.allclose(tau, tau_ct + mb.torque_scale * u)
-    assert set(mb.estimates()) == {'payload_mass', 'vsst_output', 'vsst_residual'}
+    assert set(mb.estimates()) == {'payload_mass', 'payload_excitation', 'payload_frozen',
+                                   'vsst_output', 'vsst_residual'}
 
 
 def test_limits_and_safe_outputs():

@@ -19,8 +19,8 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.model import load_robot
+from robodyn_ros.nodes import dynamics_cdr as cdr
 from robodyn_ros.nodes import dynamics_protocol as proto
-from robodyn_ros.nodes.conversions import trajectory_arrays
 from robodyn_ros.nodes.parallel_dynamics_worker_node import ParallelDynamicsWorker
 from robodyn_ros.parallel.service import model_fingerprint
 from ros_helpers import RosGraph, wait_for
@@ -40,8 +40,9 @@ def test_heartbeat_chunks_and_refusals():
         beats, replies = [], {}
         user.create_subscription(String, proto.WORKERS_TOPIC, beats.append, 10)
         user.create_subscription(JointTrajectory, proto.CHUNK_RESPONSE_TOPIC,
-                                 lambda m: replies.__setitem__(m.header.frame_id, m),
-                                 proto.DATA_QOS)
+                                 lambda m: replies.__setitem__(cdr.decode(m).frame_id,
+                                                               cdr.decode(m)),
+                                 proto.DATA_QOS, raw=True)
         pub = user.create_publisher(JointTrajectory,
                                     f'{worker.get_fully_qualified_name()}/chunk_request',
                                     proto.DATA_QOS)
@@ -52,21 +53,21 @@ def test_heartbeat_chunks_and_refusals():
         rng = np.random.default_rng(0)
         q = np.array([MODEL.random_configuration(rng) for _ in range(50)])
         qd, qdd = rng.normal(size=q.shape), rng.normal(size=q.shape)
-        stamp = user.get_clock().now().to_msg()
-        for friction in (True, False):
-            msg = proto.chunk_request('tok', 3, friction, stamp, MODEL.joint_names, q, qd, qdd)
-            pub.publish(msg)
-            key = msg.header.frame_id
+        names = list(MODEL.joint_names)
+        for k, friction in enumerate((True, False)):
+            key = proto.chunk_id('tok', 3 + k, friction)
+            pub.publish(cdr.encode(1, 2, key, names, q, qd, qdd))
             assert wait_for(lambda: key in replies, 10.0)
-            out = trajectory_arrays(replies[key], MODEL.joint_names)['effort']
+            out = replies[key].effort
             ref = inverse_dynamics(MODEL, q, qd, qdd, friction=friction)
             assert np.allclose(out, ref, atol=1e-12 * np.abs(ref).max())
-        bad_id = proto.chunk_request('tok', 4, True, stamp, MODEL.joint_names, q, qd, qdd)
-        bad_id.header.frame_id = 'not a chunk id'
-        nan = proto.chunk_request('tok', 5, True, stamp, MODEL.joint_names, q, qd, qdd)
-        nan.points[7].positions[2] = float('nan')
-        for msg in (bad_id, nan):
-            pub.publish(msg)
-            key = msg.header.frame_id
+        nan = q.copy()
+        nan[7, 2] = float('nan')
+        bad = [cdr.encode(1, 2, 'not a chunk id', names, q, qd, qdd),
+               cdr.encode(1, 2, proto.chunk_id('tok', 5, True), names, nan, qd, qdd),
+               cdr.encode(1, 2, proto.chunk_id('tok', 6, True), names[:3], q[:, :3])]
+        for data in bad:
+            pub.publish(data)
+            key = cdr.read_header(data)[2]
             assert wait_for(lambda: key in replies, 10.0)
-            assert proto.is_error(replies[key])
+            assert replies[key].is_error and proto.parse_error(replies[key])[0] == 'invalid'

@@ -18,10 +18,10 @@ import math
 
 import numpy as np
 import pytest
-from robodyn_ros.control.base import Mode
+from robodyn_ros.control.base import JointReference, Mode
 from robodyn_ros.control.computed_torque import ComputedTorque
 from robodyn_ros.control.computed_torque_lme import ComputedTorqueLME
-from robodyn_ros.control.payload import PayloadEstimator, PayloadModel
+from robodyn_ros.control.payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
 from robodyn_ros.dynamics import gravity_torques, inverse_dynamics
 from robodyn_ros.dynamics.codegen import kernels
 from robodyn_ros.errors import InputError
@@ -78,6 +78,29 @@ def test_estimator_configuration_errors():
         PayloadEstimator(pm, 0.01, settle_time=-1.0)
 
 
+def test_estimator_settings_are_checked_when_made():
+    """The settings record normalises its sequences and refuses bad values, naming the field."""
+    s = PayloadEstimatorSettings(com=[0.0, 0.0, 0.1], joints=[1, 2], mass_bounds=[0.0, 5.0])
+    assert s.com == (0.0, 0.0, 0.1) and s.joints == (1, 2) and s.mass_bounds == (0.0, 5.0)
+    assert PayloadEstimatorSettings(joints=1).joints == (1,)
+    assert hash(s) == hash(PayloadEstimatorSettings(com=(0, 0, 0.1), joints=(1, 2),
+                                                    mass_bounds=(0, 5)))
+    for field, bad in (('com', (0.0, 1.0)), ('initial_mass', 60.0), ('initial_mass', [1.0]),
+                       ('forgetting', 0.0), ('forgetting', 1.5), ('variance', -1.0),
+                       ('mass_bounds', (2.0, 1.0)), ('joints', ()), ('joints', (0.5,)),
+                       ('joints', (-1,)), ('filter_coefficients', (0.1, 1.0)),
+                       ('frame', 3)):
+        with pytest.raises(InputError) as err:
+            PayloadEstimatorSettings(**{field: bad})
+        assert err.value.argument == field, (field, bad)
+    model = load_robot('ma3000')
+    with pytest.raises(InputError, match='joints'):   # against the model where it is used
+        ComputedTorqueLME(model, 0.01, omega=10.0, estimator=PayloadEstimatorSettings(
+            joints=(3,)))
+    with pytest.raises(InputError, match='estimator'):
+        ComputedTorqueLME(model, 0.01, omega=10.0, estimator={'initial_mass': 1.0})
+
+
 def test_ct_with_load_estimation_learns_the_payload_and_beats_ct():
     """Seed 003 at 121 Hz: the estimate converges to the true payload; the offset goes."""
     model = load_robot('ma3000')
@@ -87,8 +110,9 @@ def test_ct_with_load_estimation_learns_the_payload_and_beats_ct():
     ref = square_wave(start, math.radians(10.0), 1.5, 3.0, model.joint_names)
     runs = {}
     for label, ctl in (('ct', ComputedTorque(model, h, 1600.0, 80.0)),
-                       ('lme', ComputedTorqueLME(model, h, 1600.0, 80.0, initial_mass=0.5,
-                                                 estimator_joints=(0, 1, 2)))):
+                       ('lme', ComputedTorqueLME(model, h, 1600.0, 80.0,
+                                                 estimator=PayloadEstimatorSettings(
+                                                     initial_mass=0.5, joints=(0, 1, 2))))):
         plant = Plant(truth, q0=start, dt=h / 4.0, friction=False)
         runs[label] = simulate(plant, ctl, ref, 3.0)
     mass = runs['lme'].estimates['payload_mass']
@@ -101,10 +125,13 @@ def test_ct_with_load_estimation_learns_the_payload_and_beats_ct():
 def test_estimate_is_kept_through_a_fault_and_bounded():
     """A fault restarts the filters but keeps the estimate; it never leaves its bounds."""
     model = load_robot('ma3000')
-    ctl = ComputedTorqueLME(model, 0.01, omega=10.0, initial_mass=1.0, mass_bounds=(0.5, 1.5))
+    settings = PayloadEstimatorSettings(initial_mass=1.0, mass_bounds=(0.5, 1.5))
+    ctl = ComputedTorqueLME(model, 0.01, omega=10.0, estimator=settings)
     ctl.estimator.rls.theta[:] = 1.2
     ctl.fault('gap')
-    assert ctl.mass == 1.2 and ctl.estimates() == {'payload_mass': 1.2}
+    assert ctl.mass == 1.2 and ctl.estimates() == {'payload_mass': 1.2,
+                                                   'payload_excitation': 0.0,
+                                                   'payload_frozen': False}
     rng = np.random.default_rng(0)
     q = np.radians([0.0, -60.0, 20.0])
     for _ in range(50):
@@ -119,7 +146,8 @@ def test_estimate_is_kept_through_a_fault_and_bounded():
 
 def test_estimator_state_is_one_record():
     """The filter's and the RLS's records are nested in the estimator's (views, no copies)."""
-    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0, initial_mass=1.0).estimator
+    est = ComputedTorqueLME(load_robot('ma3000'), 0.01, omega=10.0,
+                            estimator=PayloadEstimatorSettings(initial_mass=1.0)).estimator
     est.rls.theta[0] = 1.7
     assert est.state[0]['rls']['theta'][0] == 1.7 and est.mass == 1.7
     est.update(np.array([0.1, -0.4, 0.3]), np.zeros(3))
@@ -136,3 +164,46 @@ def test_wrong_lengths_are_refused():
         est.update(np.zeros(2), np.zeros(3))
     with pytest.raises(InputError, match='tau_applied'):
         est.update(np.zeros(3), np.zeros(4))
+
+
+def test_estimate_is_held_while_the_regressor_is_not_exciting():
+    """At rest the inertial regressor vanishes: the estimate and its variance are held."""
+    model = load_robot('puma560')
+    est = ComputedTorqueLME(model, 1e-3, estimator=PayloadEstimatorSettings(
+        initial_mass=1.0)).estimator
+    assert est.freeze_threshold == PayloadEstimatorSettings().freeze_threshold > 0.0
+    q = np.array([0.1, -0.5, 0.4, 0.0, 0.3, 0.0])
+    tau = np.full(model.n, 5.0)   # any torque: at rest it must not move the estimate
+    for _ in range(300):
+        est.update(q, tau)
+    assert est.frozen and est.excitation == 0.0
+    assert est.mass == 1.0 and est.rls.updates == 0 and est.rls.covariance[0, 0] == 100.0
+    # Moving with acceleration: excited, updated.
+    for k in range(300):
+        est.update(q + 0.2 * np.sin(np.full(model.n, 0.02 * k)), tau)
+    assert not est.frozen and est.excitation > est.freeze_threshold
+    assert est.rls.updates > 100 and est.mass != 1.0
+    # Never held with a zero threshold: the same rest data move the estimate.
+    free = ComputedTorqueLME(model, 1e-3, estimator=PayloadEstimatorSettings(
+        initial_mass=1.0, freeze_threshold=0.0)).estimator
+    for _ in range(300):
+        free.update(q, tau)
+    assert not free.frozen and free.rls.updates > 200 and free.mass != 1.0
+
+
+def test_excitation_and_hold_are_reported_and_set_by_option():
+    """estimates() carries the excitation and the hold; the flat option sets the threshold."""
+    from robodyn_ros.control.factory import make_controller
+    model = load_robot('ma3000')
+    ctl = make_controller('computed_torque_lme', model, 0.01, {'freeze_threshold': 0.5})
+    assert ctl.estimator.freeze_threshold == 0.5
+    q = np.radians([0.0, -60.0, 20.0])
+    ref = JointReference.hold(q)
+    for k in range(60):
+        ctl.step(k * 0.01, q, np.zeros(3), ref)
+    est = ctl.estimates()
+    assert est['payload_frozen'] is True and est['payload_excitation'] == 0.0
+    for field, bad in (('freeze_threshold', -1.0), ('excitation_window', 0.0)):
+        with pytest.raises(InputError) as err:
+            PayloadEstimatorSettings(**{field: bad})
+        assert err.value.argument == field

@@ -14,12 +14,15 @@
 
 """The planning pipeline: every profile, time scaling, efforts, stops and refusals."""
 
+import tracemalloc
+
 import numpy as np
 import pytest
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
 from robodyn_ros.planning.efforts import ModelEffortProvider, Payload
-from robodyn_ros.planning.errors import InfeasibleError, LimitError
+from robodyn_ros.planning.errors import (InfeasibleError, LimitError, PlanningCancelled,
+                                         TooLargeError)
 from robodyn_ros.planning.limits import PlanningLimits
 from robodyn_ros.planning.planner import exact_peaks, Planner, PlannerConfig, PROFILES
 
@@ -155,3 +158,78 @@ def test_joint_subset_of_a_larger_robot():
     plan = planner.plan(start, [start + 0.3])
     assert plan.positions.shape[1] == 7 and plan.efforts.shape[1] == 7
     assert np.allclose(plan.positions[-1], start + 0.3)
+
+
+def _dense_path(model, count, seed=0):
+    """Waypoints along a smooth closed curve within 40 % of each range around the middle."""
+    mid = model.home_configuration(1.0)
+    s = np.linspace(0.0, 1.0, count + 1)[1:]
+    rng = np.random.default_rng(seed)
+    return mid, mid + 0.4 * np.sin(2 * np.pi * np.outer(s, rng.uniform(0.5, 3.0, model.n)))
+
+
+def test_goal_bounds_refused_with_their_names(puma):
+    """Too many waypoints or too long a motion: refused, naming max_waypoints / max_duration."""
+    model, lim, provider, pts = puma
+    planner = Planner(lim, PlannerConfig(max_waypoints=3, max_duration=5.0), provider)
+    with pytest.raises(TooLargeError, match='max_waypoints = 3'):
+        planner.plan(pts[0], np.vstack([pts[1:], pts[1:]]))
+    with pytest.raises(TooLargeError, match='max_duration = 5 s'):
+        planner.plan(pts[0], pts[1:], durations=[1.0, 1.0, 1e5])
+    far = Planner(lim, PlannerConfig(max_duration=0.05), provider)
+    with pytest.raises(TooLargeError, match='max_duration'):   # timed by the planner
+        far.plan(pts[0], pts[1:])
+    for bad in ({'max_waypoints': 0}, {'max_duration': float('inf')}, {'max_duration': -1.0}):
+        with pytest.raises(InputError):
+            PlannerConfig(**bad)
+
+
+@pytest.mark.parametrize('timing', ['uniform', 'optimal'])
+def test_samples_never_exceed_the_bound(timing, puma):
+    """Whatever the motion, a plan has at most max_duration / sample_period + 2 samples."""
+    model, lim, provider, pts = puma
+    config = PlannerConfig(sample_period=0.05, max_duration=3.0, time_parameterization=timing)
+    planner = Planner(lim, config, provider)
+    for scale in (0.2, 0.6, 1.0):
+        try:
+            plan = planner.plan(pts[0] * scale, pts[1:] * scale)
+        except TooLargeError:
+            continue
+        assert len(plan.times) <= config.max_samples == 62 and plan.duration <= 3.0
+    plan = planner.plan(pts[0], pts[1:], durations=[1.0, 1.0, 1.0])
+    assert len(plan.times) <= config.max_samples and plan.duration == pytest.approx(3.0)
+
+
+def test_cancel_stops_planning_between_stages(puma):
+    """A cancel callback that turns true stops the planner with PlanningCancelled."""
+    model, lim, provider, pts = puma
+    planner = Planner(lim, PlannerConfig(), provider)
+    asked = []
+
+    def cancel_on_second_ask():
+        asked.append(1)
+        return len(asked) >= 2
+    with pytest.raises(PlanningCancelled):
+        planner.plan(pts[0], pts[1:], cancel=cancel_on_second_ask)
+    assert len(asked) == 2
+    plan = planner.plan(pts[0], pts[1:], cancel=lambda: False)
+    assert np.allclose(plan.positions[-1], pts[-1], atol=1e-9)
+
+
+@pytest.mark.parametrize('timing', ['uniform', 'optimal'])
+def test_memory_grows_linearly_with_waypoints(timing):
+    """Peak memory of a plan of 4 x the waypoints stays near 4 x (a dense solve would be 16 x)."""
+    model = load_robot('puma560')
+    lim = PlanningLimits.from_model(model)
+    config = PlannerConfig(time_parameterization=timing, max_duration=1e4, sample_period=1.0)
+    planner = Planner(lim, config, ModelEffortProvider(model))      # few samples: the path
+    peaks = []
+    for count in (400, 1600):
+        start, pts = _dense_path(model, count)
+        planner.plan(start, pts)                   # compiled parts loaded before measuring
+        tracemalloc.start()
+        plan = planner.plan(start, pts)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert np.allclose(plan.positions[-1], pts[-1], atol=1e-9)
+    assert peaks[1] < 6.0 * peaks[0], peaks

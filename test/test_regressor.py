@@ -100,3 +100,26 @@ def test_base_parameter_torques_equal_standard_ones():
         # The base regressor has full column rank.
         stacked = bp.regressor(y).reshape(-1, bp.rank)
         assert np.linalg.matrix_rank(stacked) == bp.rank
+
+
+def _readme_block(marker):
+    """Return the README's Python block that contains ``marker``."""
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, 'README.md'), encoding='utf-8') as fh:
+        blocks = re.findall(r'```python\n(.*?)```', fh.read(), re.S)
+    (block,) = [b for b in blocks if marker in b]
+    return block
+
+
+def test_readme_dynamics_snippet_is_true():
+    """The README's dynamics snippet runs, and its Y @ theta claim holds for the PUMA 560."""
+    import numpy as np
+    namespace = {}
+    exec(compile(_readme_block('dyn.regressor('), 'README.md', 'exec'), namespace)
+    y, theta, tau, tau_lin = (namespace[k] for k in ('Y', 'theta', 'tau', 'tau_lin'))
+    assert np.allclose(y @ theta, tau_lin, atol=1e-9)
+    # The load-dependent friction is why the full torque is not Y @ theta (joints 1-3).
+    assert np.all(np.abs((tau - y @ theta)[:3]) > 1.0)
+    assert np.allclose((tau - y @ theta)[3:], 0.0, atol=1e-9)

@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 from robodyn_ros.control.base import JointReference
 from robodyn_ros.control.computed_torque import ComputedTorque
-from robodyn_ros.control.self_tuning import parameter_box, SelfTuningComputedTorque
+from robodyn_ros.control.self_tuning import (parameter_box, ParameterEstimatorSettings,
+                                             SelfTuningComputedTorque)
 from robodyn_ros.errors import InputError
 from robodyn_ros.planning.periodic import out_and_back, repeated
 from robodyn_ros.sim.mismatch import perturbed_inertials
@@ -49,9 +50,9 @@ def test_self_tuning_ct_converges_to_the_true_model_tracking():
     for label, ctl in (('true', ComputedTorque(truth, h, omega=10.0)),
                        ('wrong', ComputedTorque(wrong, h, omega=10.0)),
                        # A vague prior (100 %) learns this well-excited arm in two cycles.
-                       ('tuned', SelfTuningComputedTorque(wrong, h, omega=10.0,
-                                                          variance_fraction=1.0,
-                                                          bound_fraction=1.0))):
+                       ('tuned', SelfTuningComputedTorque(
+                           wrong, h, omega=10.0, estimator=ParameterEstimatorSettings(
+                               variance_fraction=1.0, bound_fraction=1.0)))):
         runs[label] = simulate(Plant(truth, q0=q0, dt=1e-3, friction=False), ctl, ref,
                                4 * CYCLE)
     true4, wrong4, tuned4 = (_worst_rms(runs[k], 3) for k in ('true', 'wrong', 'tuned'))
@@ -70,7 +71,8 @@ def test_self_tuning_ct_converges_to_the_true_model_tracking():
 def test_estimates_stay_in_their_box():
     """Random, unrelated data cannot push the estimate out of its bounds."""
     model = two_link()
-    ctl = SelfTuningComputedTorque(model, 0.01, omega=5.0, bound_fraction=0.5)
+    ctl = SelfTuningComputedTorque(model, 0.01, omega=5.0,
+                                   estimator=ParameterEstimatorSettings(bound_fraction=0.5))
     lo, hi = ctl.rls.lower.copy(), ctl.rls.upper.copy()
     box = parameter_box(ctl.params.nominal, 0.5)
     assert np.allclose(hi - ctl.params.nominal, box)
@@ -81,5 +83,11 @@ def test_estimates_stay_in_their_box():
         assert np.all(ctl.beta >= lo - 1e-12) and np.all(ctl.beta <= hi + 1e-12)
     ctl.reset()
     assert np.allclose(ctl.beta, ctl.params.nominal)
-    with pytest.raises(InputError):
-        SelfTuningComputedTorque(model, 0.01, omega=5.0, filter_coefficients=(0.1, 1.0))
+    for field, bad in (('filter_coefficients', (0.1, 1.0)), ('forgetting', 1.1),
+                       ('variance_fraction', 0.0), ('bound_fraction', -0.5),
+                       ('friction', 'viscous')):
+        with pytest.raises(InputError) as err:
+            ParameterEstimatorSettings(**{field: bad})
+        assert err.value.argument == field, (field, bad)
+    with pytest.raises(InputError, match='estimator'):
+        SelfTuningComputedTorque(model, 0.01, omega=5.0, estimator=0.999)

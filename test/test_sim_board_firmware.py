@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from robodyn_ros.hardware.board import messages as m
 from robodyn_ros.model import load_robot
-from robodyn_ros.sim.board.axes import SimAxes
+from robodyn_ros.sim.board.axes import SensorSettings, SimAxes
 from robodyn_ros.sim.board.faults import FaultInjector
 from robodyn_ros.sim.board.firmware import SESSION_TIMEOUT, SimFirmware
 
@@ -29,9 +29,14 @@ PERIOD = 0.001
 @pytest.fixture
 def fw():
     model = load_robot('ma3000', params=ACTUATORS)
-    axes = SimAxes(model, PERIOD, encoder_counts=[4096, 2048, 1024], q0=[0.0, -1.5, 0.0])
-    return SimFirmware(axes, FaultInjector(np.random.default_rng(0)), [8.0, 16.0, 10.0],
-                       firmware=(2, 1, 7))
+    axes = SimAxes(model, PERIOD, sensors=SensorSettings(encoder_counts=[4096, 2048, 1024]),
+                   q0=[0.0, -1.5, 0.0])
+    firmware = SimFirmware(axes, FaultInjector(np.random.default_rng(0)), [8.0, 16.0, 10.0],
+                           firmware=(2, 1, 7))
+    # The watchdog's clock is board time here, so that a test descheduled for a watchdog
+    # period cannot trip it; the monotonic clock is tested over real processes.
+    firmware.clock = lambda: firmware.time_us * 1e-6
+    return firmware
 
 
 def _config(watchdog=0.02, limit=(4.0, 8.0, 5.0), counts=(4096, 2048, 1024)):
@@ -100,6 +105,26 @@ def test_set_points_are_clamped_and_stale_ones_refused(fw):
     fw.handle(m.SetCurrents(now, (1.0, 1.0)), 5)
     assert fw.command.tolist() == [4.0, -1.0, -5.0]
     assert fw.stale_commands == 2 and fw.rx_errors == 1
+
+
+def test_missed_cycles_count_cycles_without_a_new_set_point(fw):
+    """A cycle that starts without a set-point since the last one is missed; off cycles are not."""
+    fw.handle(_config(watchdog=0.05), 0)
+    for _ in range(5):
+        fw.tick()
+    assert fw.enabled_cycles == 0 and fw.missed_cycles == 0
+    fw.handle(m.Enable(), 1)
+    pattern = [1, 1, 0, 1, 2, 0, 0, 1]   # set-points sent before each cycle
+    for k, sent in enumerate(pattern):
+        for j in range(sent):
+            fw.handle(m.SetCurrents(fw.time_us, (0.1, 0.0, 0.0)), 10 + 2 * k + j)
+        fw.tick()
+    assert fw.enabled_cycles == len(pattern)
+    assert fw.missed_cycles == pattern.count(0)
+    snap = fw.snapshot()
+    assert snap['missed_cycles'] == 3 and snap['enabled_cycles'] == 8
+    fw.tick(on_time=False)        # a catch-up cycle: counted apart, not missed
+    assert fw.catch_up_cycles == 1 and fw.missed_cycles == 3 and fw.enabled_cycles == 9
 
 
 def test_watchdog_latches_exactly_one_period_after_the_last_set_point(fw):

@@ -24,6 +24,9 @@ import pytest
 from robodyn_ros.dynamics import gravity_torques
 from robodyn_ros.hardware.board import messages as m
 from robodyn_ros.hardware.board.client import BoardClient
+from robodyn_ros.hardware.board.driver import BoardDriver
+from robodyn_ros.hardware.settings import DriverSettings
+from robodyn_ros.model import load_robot
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
 from robodyn_ros.sim.board.config import SimBoardConfig
 from robodyn_ros.sim.board.simulator import build_board
@@ -128,6 +131,7 @@ def _cli(*args):
 @pytest.mark.parametrize('args, text', [
     (['ma3000', '--inject', 'melt'], 'unknown fault'),
     (['ma3000', '--rate', '0'], 'rate'),
+    (['ma3000', '--inner-rate', '5'], 'inner_rate'),
     (['ma3000', '--transport', 'udp', '--encoder-counts', '1', '2'], 'encoder_counts'),
     (['no_such_robot'], 'unknown robot'),
     (['ma3000', '--firmware', '1.x'], 'firmware'),
@@ -177,3 +181,107 @@ def test_payload_joins_the_plant(robot, mass, com):
         expected = pin.computeGeneralizedGravity(pm, data, bridge.q(q))
         assert np.allclose(gravity_torques(board, q), expected, atol=1e-9)
         assert not np.allclose(gravity_torques(bare, q), expected, atol=1e-3)
+
+
+@pytest.mark.parametrize('rate, inner, substeps', [(1000.0, 4000.0, 4), (300.0, 4000.0, 14),
+                                                   (2000.0, 1000.0, 1), (250.0, 10000.0, 40)])
+def test_inner_rate_is_a_whole_number_of_substeps(rate, inner, substeps):
+    """The inner period divides the cycle: ceil(inner_rate / rate) sub-steps, at least one."""
+    config = SimBoardConfig(robot='ma3000', rate=rate, inner_rate=inner)
+    assert config.substeps == substeps
+    board = build_board(config)
+    assert board.axes.substeps == substeps
+    assert board.axes.inner_period == pytest.approx(1.0 / (rate * substeps))
+
+
+def _hold_gains(model, q):
+    bridge = PinocchioBridge(model)
+    inertia = np.diag(pin.crba(bridge.pin_model, bridge.pin_data, q))
+    return inertia * 30.0 ** 2, 2.0 * 30.0 * inertia
+
+
+def _after(driver, state_time_us):
+    """Read reports until the first one made after the frame answering ``state_time_us``."""
+    for _ in range(5000):
+        sample = driver.read(2.0)
+        assert sample is not None, 'board went silent'
+        if sample.latency_us >= 0 and sample.board_time_us - sample.latency_us >= state_time_us:
+            return sample
+    raise AssertionError(f'no report after the frame of {state_time_us} us')
+
+
+@pytest.mark.parametrize('transport', ['pty', 'udp'])
+def test_impedance_session(transport):
+    """The driver's joint-side impedance holds a new pose on the board; currents switch back."""
+    model = load_robot('ma3000', params=ACTUATORS)
+    target = np.array([0.2, -1.3, 0.3])
+    kp, kd = _hold_gains(model, target)
+    with sim_board('--q0', '0', '-1.5', '0', '--inner-rate', '5000', '--lockstep',
+                   '--lockstep-timeout', '5', transport=transport) as board:
+        assert board.info['inner_rate'] == 5000.0
+        driver = BoardDriver(model, board.transport(),
+                             DriverSettings(watchdog_period=2.0, connect_timeout=5.0))
+        driver.connect()
+        try:
+            driver.enable()
+            sample = driver.read(2.0)
+            while not sample.enabled:  # reports made before the enable may still come
+                sample = driver.read(2.0)
+            while sample.board_time_us < 600_000:  # 0.6 s of board time
+                driver.send_impedance(sample, target, 0.0, kp, kd,
+                                      gravity_torques(model, target))
+                sample = _after(driver, sample.board_time_us)
+                assert sample.status & m.Status.IMPEDANCE, sample
+                assert not sample.faults, sample
+            status = board.status()
+            assert status['mode'] == 'impedance' and status['impedance']['kp'][0] > 0.0
+            assert np.abs(np.array(status['q']) - target).max() < 2e-3, status['q']
+            driver.send_currents(sample, np.zeros(3))
+            sample = _after(driver, sample.board_time_us)
+            assert not sample.status & m.Status.IMPEDANCE, sample
+            assert board.status()['mode'] == 'current'
+            driver.disable()
+        finally:
+            driver.close()
+
+
+def test_impedance_hold_until_the_monotonic_watchdog():
+    """A host that stops: the board follows the last ramp for W of wall time, then brakes."""
+    model = load_robot('ma3000', params=ACTUATORS)
+    start = np.array([0.0, -1.5, 0.0])
+    slope = np.array([0.4, 0.0, -0.4])
+    kp, kd = _hold_gains(model, start)
+    with sim_board('--q0', '0', '-1.5', '0', transport='udp') as board:
+        driver = BoardDriver(model, board.transport(),
+                             DriverSettings(watchdog_period=0.2, connect_timeout=5.0))
+        driver.connect()
+        try:
+            driver.enable()
+            first = driver.read(2.0)
+            for _ in range(50):
+                sample = driver.read(2.0)
+                line = start + slope * (sample.board_time_us - first.board_time_us) * 1e-6
+                driver.send_impedance(sample, line, slope, kp, kd, gravity_torques(model, line))
+            last_sent = sample.board_time_us
+            after = []  # answer nothing from now on: 20 reports after the outputs went off
+            while sum(not s.enabled for s in after) < 20:
+                sample = driver.read(2.0)  # None when only the fault report came
+                assert sample is not None or driver.fault_reports, 'board went silent'
+                after += [sample] if sample is not None else []
+        finally:
+            driver.close()
+        event = board.status()['fault_events'][-1]
+    assert event['faults'] == ['watchdog'] and event['applied_state_time_us'] == last_sent
+    # never before W: of board time (the cycle count) or of monotonic time (its own timer)
+    assert (event['board_time_us'] - event['last_valid_us'] >= 200_000
+            or event['since_valid_wall_s'] >= 0.2)
+    held = [s for s in after if s.enabled]
+    assert all(s.status & m.Status.IMPEDANCE for s in held)
+    moved = held[-1].position - held[0].position
+    expected = slope * (held[-1].board_time_us - held[0].board_time_us) * 1e-6
+    assert abs(expected[0]) > 0.02
+    assert np.all(np.abs(moved - expected) <= 0.5 * np.abs(expected) + 1e-3)
+    off = [s for s in after if not s.enabled]
+    assert all(s.status & m.Status.BRAKED and s.faults == m.Fault.WATCHDOG for s in off)
+    assert all(np.array_equal(s.position, off[0].position) for s in off[1:])
+    assert all(not np.any(s.currents) for s in off)

@@ -135,3 +135,23 @@ def test_statistics_against_closed_forms():
     assert res.time_in_mode('hold') == pytest.approx(1 / 2000)
     with pytest.raises(InputError):
         res.max_error(5.0, 6.0)
+
+
+def test_progress_reports_each_run_start_and_end():
+    """Inside progress(), a run reports its start, its progress (interval 0: every check), end."""
+    from robodyn_ros.sim.runner import progress
+    model = two_link_frictionless()
+    reports = []
+    with progress(lambda *r: reports.append(r), interval=0.0):
+        simulate(Plant(model, dt=0.002, friction=False),
+                 _Recorder(model, 0.01, lambda t: np.zeros(2)),
+                 lambda t: JointReference.hold([0, 0]), 0.64, label='quiet')
+    simulate(Plant(model, dt=0.002, friction=False),
+             _Recorder(model, 0.01, lambda t: np.zeros(2)),
+             lambda t: JointReference.hold([0, 0]), 0.1)  # outside the block: no reports
+    labels = {r[0] for r in reports}
+    assert labels == {'quiet'}
+    assert reports[0][1:3] == (0.0, pytest.approx(0.64))
+    assert reports[-1][1] == pytest.approx(0.64) and reports[-1][3] >= 0.0
+    middle = [r[1] for r in reports[1:-1]]
+    assert middle and middle == sorted(middle) and all(0.0 < t < 0.64 for t in middle)

@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
@@ -217,6 +218,100 @@ def test_stop_while_moving():
         time.sleep(out['times'][-1] + 0.2)
         res = user.call_stop()
         assert res.success and 'holding' in res.message
+
+
+class SlowProvider(ModelEffortProvider):
+    """The model's efforts, each call taking ``delay`` seconds (and saying when it runs)."""
+
+    delay = 1.0
+
+    def __call__(self, q, qd, qdd):
+        self.running.set()
+        time.sleep(self.delay)
+        self.running.clear()
+        return super().__call__(q, qd, qdd)
+
+
+def _slow(node):
+    provider = SlowProvider(load_robot('puma560'))
+    provider.running = threading.Event()
+    provider.local = ModelEffortProvider(load_robot('puma560'))   # as RemoteEffortProvider
+    node._planner = node._planner.with_effort_provider(provider)
+    return provider
+
+
+def test_stop_is_answered_while_planning_and_cancels_it():
+    """A stop during a (slow) planning is answered at once; that plan is never published."""
+    with RosGraph() as graph:
+        node = _node(graph, use_dynamics_service=False)
+        user = User(graph)
+        user.connect()
+        user.publish_state(np.zeros(6))
+        time.sleep(0.3)
+        user.send([[0.3, -0.2, 0.3, 0.1, 0.1, 0.1]], times=[4.0])
+        assert wait_for(lambda: len(user.plans) == 1, 10.0)
+        provider = _slow(node)
+        user.send([[0.5, -0.4, 0.5, 0.2, 0.2, 0.2]])
+        assert wait_for(provider.running.is_set, 10.0) and node.planning
+        res = user.call_stop()
+        busy = provider.running.is_set()               # the planner was still in its call
+        assert res.success and res.message.startswith('stopping within') and busy
+        assert wait_for(lambda: len(user.plans) == 2, 5.0)
+        assert wait_for(lambda: not node.planning, 10.0)
+        time.sleep(0.3)
+        assert len(user.plans) == 2                    # the cancelled goal never came out
+        stop = trajectory_arrays(user.plans[-1], NAMES)
+        assert np.allclose(stop['velocities'][-1], 0.0, atol=1e-9)
+        assert not np.allclose(stop['positions'][-1], [0.5, -0.4, 0.5, 0.2, 0.2, 0.2])
+
+
+def test_newer_goal_replaces_the_one_being_planned():
+    """A goal arriving while another is planned: the older is dropped, the newer published."""
+    with RosGraph() as graph:
+        node = _node(graph, use_dynamics_service=False)
+        user = User(graph)
+        user.connect()
+        user.publish_state(np.zeros(6))
+        time.sleep(0.3)
+        provider = _slow(node)
+        SlowProvider.delay = 0.5
+        try:
+            user.send([[0.5, -0.4, 0.5, 0.2, 0.2, 0.2]])
+            assert wait_for(provider.running.is_set, 10.0)
+            newer = [0.2, 0.1, 0.0, 0.0, 0.0, 0.0]
+            user.send([newer])
+            assert wait_for(lambda: user.plans, 15.0)
+            assert wait_for(lambda: not node.planning, 10.0)
+        finally:
+            SlowProvider.delay = 1.0
+        assert len(user.plans) == 1
+        assert np.allclose(trajectory_arrays(user.plans[0], NAMES)['positions'][-1], newer)
+
+
+def test_large_goals_are_bounded():
+    """Over max_waypoints: refused unread; over max_duration: refused; 10,000 waypoints planned."""
+    with RosGraph() as graph:
+        node = _node(graph, use_dynamics_service=False, max_duration=300.0)
+        user = User(graph)
+        user.connect()
+        user.publish_state(np.zeros(6))
+        time.sleep(0.3)
+        assert node.set_parameters([Parameter('max_waypoints', value=50)])[0].successful
+        user.send(np.full((60, 6), 0.1))
+        assert wait_for(lambda: user.status_contains('max_waypoints = 50 (not read)'), 5.0)
+        user.send([[0.1] * 6], times=[1e5])
+        assert wait_for(lambda: user.status_contains('max_duration = 300 s'), 5.0)
+        assert not user.plans and not node.planning
+        assert node.set_parameters([Parameter('max_waypoints', value=10_000)])[0].successful
+        s = np.linspace(0.0, 1.0, 10_000)[:, None]
+        path = 0.3 * np.sin(2 * np.pi * s * np.array([1.0, 0.5, 1.5, 1.0, 0.5, 2.0]))
+        user.send(path)
+        assert wait_for(lambda: user.plans or user.status_contains('would last'), 120.0)
+        assert user.plans, user.last_status().message   # this one is planned...
+        out = trajectory_arrays(user.plans[-1], NAMES)
+        assert np.allclose(out['positions'][-1], path[-1], atol=1e-9)
+        assert out['times'][-1] <= 300.0 and len(out['times']) <= 300.0 / 0.01 + 2
+        assert np.allclose(out['positions'][0], 0.0)      # ... from the measured state
 
 
 def test_parameters_are_declared_and_validated():

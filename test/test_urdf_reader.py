@@ -20,8 +20,9 @@ import numpy as np
 import pytest
 
 from robodyn_ros.errors import (DescriptionParseError, InvalidInertiaError,
-                                MissingInertialError, ModelError, NonFiniteValueError,
-                                NonPositiveMassError, TopologyError, UnsupportedJointError)
+                                MissingInertialError, ModelError, ModelWarning,
+                                NonFiniteValueError, NonPositiveMassError, TopologyError,
+                                UnsupportedJointError)
 from robodyn_ros.model import RobotModel
 from robodyn_ros.model.transforms import rpy_to_matrix
 
@@ -96,13 +97,8 @@ def test_ur5_and_panda_load(ur5_urdf, panda_urdf):
 
 
 @pytest.mark.parametrize('name, error, element, text', [
-    ('truncated.urdf', DescriptionParseError, None, 'invalid URDF'),
+    ('truncated.urdf', DescriptionParseError, None, 'invalid XML'),
     ('not_a_number.urdf', DescriptionParseError, None, 'heavy'),
-    ('missing_inertial.urdf', MissingInertialError, "link 'upper'", 'no inertial'),
-    ('negative_mass.urdf', NonPositiveMassError, "link 'lower'", 'negative'),
-    ('zero_mass.urdf', NonPositiveMassError, "link 'upper'", 'positive mass'),
-    ('not_positive_definite.urdf', InvalidInertiaError, "link 'lower'", 'positive definite'),
-    ('triangle.urdf', InvalidInertiaError, "link 'lower'", 'triangle'),
     ('nan_mass.urdf', NonFiniteValueError, "link 'lower'", 'finite'),
     ('inf_origin.urdf', NonFiniteValueError, "joint 'elbow'", 'finite'),
     ('floating_joint.urdf', UnsupportedJointError, "joint 'elbow'", 'floating'),
@@ -123,6 +119,59 @@ def test_bad_urdf_gives_clear_error(data_dir, name, error, element, text):
     if element:
         assert element in message
     assert '\n' not in message
+
+
+#: Files that break a rule of physical consistency: (file, error, link, words of the rule).
+PHYSICAL = [
+    ('missing_inertial.urdf', MissingInertialError, "link 'upper'", 'no inertial'),
+    ('negative_mass.urdf', NonPositiveMassError, "link 'lower'", 'negative'),
+    ('zero_mass.urdf', NonPositiveMassError, "link 'upper'", 'positive mass'),
+    ('not_positive_definite.urdf', InvalidInertiaError, "link 'lower'", 'positive definite'),
+    ('triangle.urdf', InvalidInertiaError, "link 'lower'", 'triangle'),
+]
+
+
+@pytest.mark.parametrize('name, error, element, text', PHYSICAL)
+def test_physically_inconsistent_loads_with_warning(data_dir, name, error, element, text):
+    """As in Pinocchio, the file loads; one warning names the link and the rule."""
+    path = os.path.join(data_dir, 'bad', name)
+    with pytest.warns(ModelWarning) as record:
+        model = RobotModel.from_urdf(path)
+    assert len(model.warnings) == 1
+    (warning,) = model.warnings
+    assert element in warning and text in warning and '\n' not in warning
+    assert [str(r.message) for r in record] == [warning]
+    assert model.n == 2
+
+
+@pytest.mark.parametrize('name, error, element, text', PHYSICAL)
+def test_strict_refuses_physically_inconsistent(data_dir, name, error, element, text):
+    """strict=True refuses the same files with the error naming the link and the rule."""
+    path = os.path.join(data_dir, 'bad', name)
+    with pytest.raises(error) as info:
+        RobotModel.from_urdf(path, strict=True)
+    message = str(info.value)
+    assert path in message and element in message and text in message
+
+
+def test_strict_accepts_a_physical_description(data_dir):
+    """A physical description has no warnings, strict or not."""
+    path = os.path.join(data_dir, 'two_link.urdf')
+    assert RobotModel.from_urdf(path, strict=True).warnings == ()
+    assert RobotModel.from_urdf(path).warnings == ()
+
+
+def test_floating_root_joint_loads_as_fixed_base(data_dir):
+    """A floating joint at the root fixes the base there, with a note; strict keeps it."""
+    with open(os.path.join(data_dir, 'two_link.urdf')) as fh:
+        text = fh.read()
+    text = text.replace('<link name="base_link"/>', '<link name="world"/><link name="base_link"/>'
+                        '<joint name="float" type="floating"><parent link="world"/>'
+                        '<child link="base_link"/><origin xyz="0 0 1"/></joint>')
+    model = RobotModel.from_urdf(text, strict=True)
+    assert model.root_link == 'world' and model.n == 2
+    assert any("'float' is floating" in note for note in model.notes)
+    np.testing.assert_allclose(model.frame_pose(np.zeros(2), 'base_link')[:3, 3], [0, 0, 1])
 
 
 def test_missing_file():

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from robodyn_ros.control import jit
 from robodyn_ros.control.base import JointReference
-from robodyn_ros.control.vsst import (emulator_design, SelfTuningRelay,
+from robodyn_ros.control.vsst import (emulator_design, SelfTunerSettings, SelfTuningRelay,
                                       VariableStructureSelfTuner)
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
@@ -81,24 +81,31 @@ def test_identification_converges_to_the_emulator_of_the_actual_plant():
 def test_literal_setpoint_lags_and_boundary_layer_stops_switching():
     """R = 1 on the position lags the reference; a boundary layer removes the switching."""
     err_model, us = _run(VariableStructureSelfTuner(1, H), [1.0], [1.0, 2.0, 1.0])
-    err_pos, _ = _run(VariableStructureSelfTuner(1, H, setpoint='position'), [1.0],
-                      [1.0, 2.0, 1.0])
+    err_pos, _ = _run(VariableStructureSelfTuner(1, H, SelfTunerSettings(setpoint='position')),
+                      [1.0], [1.0, 2.0, 1.0])
     assert np.abs(err_pos[1000:]).max() > 10 * np.abs(err_model[1000:]).max()
-    _, smooth = _run(VariableStructureSelfTuner(1, H, boundary=0.5), [1.0], [1.0, 2.0, 1.0])
+    _, smooth = _run(VariableStructureSelfTuner(1, H, SelfTunerSettings(boundary=0.5)), [1.0],
+                     [1.0, 2.0, 1.0])
     assert np.sum(np.diff(np.sign(us)) != 0) > 500
     assert np.sum(np.diff(np.sign(smooth)) != 0) < 10
 
 
 def test_configuration_errors_and_the_controller():
     """Impossible designs are refused; the VSST-alone law drives only its joints."""
-    with pytest.raises(InputError):
-        VariableStructureSelfTuner(1, H, c=(1.0,))          # deg C too small
-    with pytest.raises(InputError):
-        VariableStructureSelfTuner(1, H, cs=(1.0,))         # P / Cs improper
-    with pytest.raises(InputError):
-        VariableStructureSelfTuner(1, H, u_max=-20.0)
-    with pytest.raises(InputError):
-        VariableStructureSelfTuner(1, H, setpoint='velocity')
+    for field, bad in (('c', (1.0,)),                  # deg C too small
+                       ('cs', (1.0,)),                 # P / Cs improper
+                       ('u_max', -20.0),
+                       ('setpoint', 'velocity'),
+                       ('a', (0.0, 0.0)),
+                       ('forget_time', 0.0),
+                       ('boundary', -0.1)):
+        with pytest.raises(InputError) as err:
+            SelfTunerSettings(**{field: bad})
+        assert err.value.argument == field
+    with pytest.raises(InputError, match='boundary'):
+        VariableStructureSelfTuner(2, H, SelfTunerSettings(boundary=[0.1, 0.2, 0.3]))
+    with pytest.raises(InputError, match='settings'):
+        VariableStructureSelfTuner(2, H, {'u_max': 5.0})
     with pytest.raises(InputError, match='y'):
         VariableStructureSelfTuner(2, H).update(np.zeros(3), np.zeros(2))
     model = load_robot('ma3000')
@@ -111,9 +118,10 @@ def test_configuration_errors_and_the_controller():
 def test_sample_equals_the_numpy_reference(compiled):
     """The loop-form sample (compiled or as Python) gives the numpy form's outputs, estimates."""
     rng = np.random.default_rng(3)
-    tuner = VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0], compiled=compiled)
+    settings = SelfTunerSettings(boundary=[0.0, 0.2, 0.0])
+    tuner = VariableStructureSelfTuner(3, H, settings, compiled=compiled)
     assert tuner.compiled == (compiled and jit.AVAILABLE)
-    ref = ReferenceTuner(VariableStructureSelfTuner(3, H, boundary=[0.0, 0.2, 0.0]))
+    ref = ReferenceTuner(VariableStructureSelfTuner(3, H, settings))
     y = np.zeros(3)
     switches = 0
     for k in range(300):

@@ -21,6 +21,7 @@ import struct
 import pytest
 from robodyn_ros.hardware.board import messages as m
 from robodyn_ros.hardware.board import wire
+from robodyn_ros.hardware.board.framing import MAX_PAYLOAD
 from robodyn_ros.hardware.errors import MessageError
 
 
@@ -37,7 +38,8 @@ def test_every_id_has_one_record_that_names_it():
 def test_layouts_are_the_struct_sizes():
     """Fixed parts follow the little-endian layouts of the protocol document."""
     sizes = {m.MsgId.HEARTBEAT: ('<Q', 0), m.MsgId.HEARTBEAT_REPLY: ('<QQ', 0),
-             m.MsgId.SET_CURRENTS: ('<QB', 4), m.MsgId.STATE_REPORT: ('<QHHQHB', 8),
+             m.MsgId.SET_CURRENTS: ('<QB', 4), m.MsgId.SET_IMPEDANCE: ('<QB', 20),
+             m.MsgId.STATE_REPORT: ('<QHHQHB', 8),
              m.MsgId.IDENTIFY: ('<5BI', 8), m.MsgId.CONFIGURE: ('<IB', 16),
              m.MsgId.FAULT_REPORT: ('<QHBi', 0), m.MsgId.ACK: ('<BHBH', 0)}
     for mid in m.MsgId:
@@ -76,3 +78,35 @@ def test_fields_out_of_range_are_refused_by_name():
     with pytest.raises(MessageError, match=f'axis count 0 outside 1..{m.MAX_AXES}'):
         wire.check_axis_count(0, 'currents')
     assert wire.check_axis_count(m.MAX_AXES, 'currents') == m.MAX_AXES
+
+
+def test_float32_fields_round_to_the_nearest_binary32():
+    """to_float32 gives what struct's binary32 carries; it refuses NaN, inf, range and sign."""
+    for value in (0.1, -3.3, 1e-40, 123456.789, -0.0, m.F32_MAX):
+        out = wire.to_float32(value, -math.inf, 'x')
+        assert struct.pack('<f', out) == struct.pack('<f', value)
+        assert out == struct.unpack('<f', struct.pack('<f', value))[0]
+    assert wire.to_float32(0.1, 0.0, 'kp') != 0.1  # rounded, not kept as a double
+    with pytest.raises(MessageError, match='kp: nan is not finite'):
+        wire.to_float32(math.nan, 0.0, 'kp')
+    with pytest.raises(MessageError, match='kd: -inf is not finite'):
+        wire.to_float32(-math.inf, 0.0, 'kd')
+    with pytest.raises(MessageError, match='kp: -1e-30 is below 0'):
+        wire.to_float32(-1e-30, 0.0, 'kp')
+    with pytest.raises(MessageError, match='position: .* outside the binary32 range'):
+        wire.to_float32(-3.5e38, -math.inf, 'position')
+
+
+def test_per_axis_limit_of_a_message_follows_the_payload_limit():
+    """SET_IMPEDANCE's 20-byte axes fit 25 axes in the 520-byte payload; the others 32."""
+    imp = wire.message_type(m.MsgId.SET_IMPEDANCE)
+    base, per = imp.layout
+    assert imp.max_axes == 25
+    assert base + per * imp.max_axes <= MAX_PAYLOAD < base + per * (imp.max_axes + 1)
+    for mid in m.MsgId:
+        cls = wire.message_type(mid)
+        if cls is not imp:
+            assert cls.max_axes == m.MAX_AXES
+            assert cls.layout[0] + cls.layout[1] * m.MAX_AXES <= MAX_PAYLOAD
+    with pytest.raises(MessageError, match='axis count 26 outside 1..25'):
+        wire.check_axis_count(26, 'position', imp.max_axes)

@@ -35,8 +35,9 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from robodyn_ros import bringup
-from robodyn_ros.model import library, RobotModel
+from robodyn_ros.model import Inertial, library, RobotModel
 from robodyn_ros.model.transforms import rpy_to_matrix
+from sdformat_helpers import load_with_sdformat
 from urdf_parser_py import urdf as urdf_model
 import xacro
 import yaml
@@ -72,6 +73,17 @@ def expand(robot, variant='none', distro='jazzy', namespace=''):
                               mappings=mappings).toprettyxml(indent='  ')
 
 
+def with_simulator_inertials(robot, model):
+    """Return the library model with the physical bodies of the Gazebo variant."""
+    bodies = list(model.inertials)
+    simulator = library.simulator_inertials(robot)
+    for i, joint in enumerate(model.joints):
+        if joint.link in simulator:
+            mass, moments, com = simulator[joint.link]
+            bodies[i] = Inertial(mass, com, np.diag(moments))
+    return model.replace_inertials(bodies)
+
+
 def _controllers(robot):
     with open(_path('config', f'{robot}_controllers.yaml')) as fh:
         data = yaml.safe_load(fh)
@@ -97,6 +109,8 @@ def test_every_library_robot_has_assets():
 def test_xacro_expands_and_every_loader_agrees_with_the_library(robot, variant, distro):
     text = expand(robot, variant, distro)
     model = library.load(robot)
+    if variant == 'gazebo':
+        model = with_simulator_inertials(robot, model)
     parsed = urdf_model.URDF.from_xml_string(text)
     movable = [j.name for j in parsed.joints if j.type != 'fixed']
     assert movable == model.joint_names
@@ -106,9 +120,8 @@ def test_xacro_expands_and_every_loader_agrees_with_the_library(robot, variant, 
                                         "frames differ: ['world']"])
     else:
         assert diffs == []
-    # Pinocchio reads the expansion as it reads the shipped library URDF.
-    with open(_path('urdf', f'{robot}.urdf')) as fh:
-        reference = pin.buildModelFromXML(fh.read())
+    # Pinocchio reads the expansion as it reads the library URDF (with the same bodies).
+    reference = pin.buildModelFromXML(model.to_urdf())
     expanded = pin.buildModelFromXML(text)
     assert expanded.nq == expanded.nv == reference.nq == model.n
     assert [expanded.names[i] for i in range(1, expanded.njoints)] == model.joint_names
@@ -185,7 +198,8 @@ def test_ros2_control_tag(robot, variant, distro):
         assert [c.get('name') for c in commands] == ['effort']
         params = {p.get('name'): float(p.text) for p in commands[0].findall('param')}
         effort = limits[joint.get('name')].effort
-        assert params == {'min': -effort, 'max': effort}
+        # Each effort command starts at 0 (without initial_value: NaN on Jazzy and later).
+        assert params == {'min': -effort, 'max': effort, 'initial_value': 0.0}
         states = {s.get('name'): s for s in joint.findall('state_interface')}
         assert list(states) == ['position', 'velocity', 'effort']
         start = float(states['position'].find("param[@name='initial_value']").text)
@@ -213,6 +227,60 @@ def test_ros2_control_tag(robot, variant, distro):
     else:
         assert plugins == []
         assert 'world' not in parsed.link_map
+
+
+def _gazebo_files(tmp_path, texts):
+    paths = {}
+    for key, text in texts.items():
+        path = tmp_path / f'{key}.urdf'
+        path.write_text(text)
+        paths[str(path)] = key
+    return paths
+
+
+def test_gazebo_descriptions_load_in_sdformat(tmp_path):
+    """
+    The URDF parser of sdformat keeps every link and joint of each Gazebo description.
+
+    sdformat drops a massless link whose parent is world (and the joint to it),
+    and any massless link with everything below it, silently; Gazebo then has
+    no arm to spawn.
+    """
+    texts = {f'{robot}-{distro}': expand(robot, 'gazebo', distro)
+             for robot in ROBOTS for distro in DISTROS}
+    paths = _gazebo_files(tmp_path, texts)
+    results = load_with_sdformat(list(paths))
+    for path, key in paths.items():
+        robot = key.split('-')[0]
+        model, result = library.load(robot), results[path]
+        assert result.errors == [] and result.model == robot, (key, result.errors)
+        links = [model.root_link] + model.link_names
+        assert all(result.links.get(link, 0.0) > 0.0 for link in links), (key, result.links)
+        assert result.joints[f'world_to_{model.root_link}'] == ('world', model.root_link)
+        for joint in model.joints:
+            parent = model.root_link if joint.parent < 0 else model.joints[joint.parent].link
+            assert result.joints[joint.name] == (parent, joint.link), (key, joint.name)
+
+
+def test_sdformat_check_catches_the_old_faults(tmp_path):
+    """Without the base inertial, or with a massless link, sdformat loses the arm."""
+    text = expand('puma560', 'gazebo', 'jazzy')
+    root = ElementTree.fromstring(text)
+    base = root.find("link[@name='base_link']")
+    no_base = ElementTree.fromstring(text)
+    no_base.find("link[@name='base_link']").remove(
+        no_base.find("link[@name='base_link']/inertial"))
+    massless = ElementTree.fromstring(text)
+    massless.find("link[@name='link1']/inertial/mass").set('value', '0')
+    assert base.find('inertial') is not None
+    paths = _gazebo_files(tmp_path, {
+        'no_base': ElementTree.tostring(no_base, encoding='unicode'),
+        'massless': ElementTree.tostring(massless, encoding='unicode')})
+    results = load_with_sdformat(list(paths))
+    for path, key in paths.items():
+        result = results[path]
+        assert 'joint6' not in result.joints, key
+    assert any('at least one link' in e for e in results[str(tmp_path / 'no_base.urdf')].errors)
 
 
 def test_gazebo_plugin_namespace():

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-``robodyn bench-board``: host-board round trip, sustained 1 kHz loop, node cycle time.
+``robodyn bench board``: host-board round trip, sustained 1 kHz loop, node cycle time.
 
 Three measurements against simulated boards started as separate processes
 (real pseudo-terminal and UDP links on 127.0.0.1), interleaved pty/UDP in
@@ -46,27 +46,10 @@ import time
 import numpy as np
 
 
-def add_parser(sub):
-    """
-    Register the ``bench-board`` sub-command.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        Sub-parsers of the ``robodyn`` command.
-
-    """
-    p = sub.add_parser('bench-board', help='benchmark the driver-board link and the node',
-                       description='Round trip and sustained 1 kHz loop over pty and UDP '
-                                   'against simulated boards, and the hardware_interface '
-                                   'node cycle time.')
-    p.add_argument('--robot', default='puma560', help='robot of the boards (default puma560)')
-    p.add_argument('--seconds', type=float, default=5.0,
-                   help='sustained-loop time per transport [s] (default 5)')
-    p.add_argument('--pings', type=int, default=2000, help='round trips per transport')
-    p.add_argument('--batches', type=int, default=5, help='interleaved batches (default 5)')
-    p.add_argument('--json', action='store_true', help='print JSON')
-    p.set_defaults(run=run)
+#: Help and description of ``robodyn bench board``.
+HELP = 'driver-board link and hardware_interface cycle time'
+DESCRIPTION = ('Round trip and sustained 1 kHz loop over pty and UDP against simulated boards, '
+               'and the hardware_interface node cycle time.')
 
 
 def _percentiles(values, scale=1.0):
@@ -298,7 +281,7 @@ def _load_friction_cost(robot, repeat=50):
 
 def run(args):
     """
-    Execute ``robodyn bench-board``.
+    Execute ``robodyn bench board``.
 
     Parameters
     ----------
@@ -311,17 +294,22 @@ def run(args):
         0.
 
     """
+    from .timing import phase
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix='robodyn_bench_') as tmp:
+        phase(f'board link over pty and UDP: {args.pings} round trips, a {args.seconds:g} s '
+              'sustained loop each')
         links = _link_benchmarks(args, tmp)
+        phase('hardware_interface node cycle time')
         node = _node_cycle(args, tmp)
+    phase('load-dependent friction and cycle components')
     result = {'robot': args.robot, 'load_before': load[0], 'load_after': os.getloadavg()[0],
               'links': links, 'node': node, 'friction': _load_friction_cost(args.robot),
               'components_ms': _components(args.robot)}
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f'robodyn bench-board ({args.robot}; load {result["load_before"]:.2f} -> '
+    print(f'robodyn bench board ({args.robot}; load {result["load_before"]:.2f} -> '
           f'{result["load_after"]:.2f})')
     print('link  rtt p50/p99 [ms]  host rate [Hz]  board rate [Hz]  overruns  skipped  '
           'interarrival p50/p99 [ms]  latency p50/p99 [cycles]  watchdog trips')

@@ -25,8 +25,11 @@ On the same random inputs, in one run, interleaved, medians over repeats:
   (column batches, nv x N), the vectorised numpy reference, and a machine
   reference (sha256 over 1 and 2 threads, which releases the GIL) that shows
   the speed-up the shared machine allows at that moment;
-* one forward-dynamics call: ours vs ``aba`` (and the mass matrix vs
-  ``crba``);
+* one forward-dynamics call: ours with friction off
+  (``forward_dynamics_rigid``, the inverse of ``inverse_dynamics_rigid``)
+  vs ``aba``, and with friction on (``forward_dynamics``, the inverse of
+  ``inverse_dynamics``; for the PUMA 560 with its load-dependent friction
+  a solver) for information; the mass matrix vs ``crba``;
 * a profile of the single call: argument checks plus output allocation
   (an entry point that runs no kernel) and the kernel alone (batch time per
   state);
@@ -43,14 +46,14 @@ import os
 
 import numpy as np
 
-from .timing import interleaved, time_calls
+from .timing import interleaved, phase, time_calls
 from ..dynamics.codegen import kernels
 from ..dynamics.codegen.threads import BatchRunner
 from ..dynamics.rne import inverse_dynamics as np_inverse_dynamics
 from ..model import load_robot
 
 #: Goals of the issue: single call <= 1.0x rnea, batch >= 2x rneaInParallel,
-#: 1 -> 2 threads >= 1.8x, forward dynamics <= 1.5x aba.
+#: 1 -> 2 threads >= 1.8x, forward dynamics (friction off, as aba) <= 1.5x aba.
 GOALS = {'single': 1.0, 'batch': 2.0, 'speedup': 1.8, 'forward': 1.5}
 
 
@@ -111,10 +114,12 @@ def single_call(model, bridge, k, repeat, target):
     rng = np.random.default_rng(1)
     q, qd, qdd = (x[0].copy() for x in _inputs(model, 1, rng))
     tau = k.inverse_dynamics_rigid(q, qd, qdd)
+    tau_f = k.inverse_dynamics(q, qd, qdd)
     pm, pd = bridge.pin_model, bridge.pin_data
     pq, pv, pa, pt = bridge.q(q), bridge.v(qd), bridge.v(qdd), bridge.v(tau)
     out = np.empty(model.n)
-    env = {'f': None, 'q': q, 'v': qd, 'a': qdd, 't': tau, 'o': out, 'model': model,
+    env = {'f': None, 'q': q, 'v': qd, 'a': qdd, 't': tau, 'tf': tau_f, 'o': out,
+           'model': model,
            'pm': pm, 'pd': pd, 'pq': pq, 'pv': pv, 'pa': pa, 'pt': pt}
 
     def case(stmt, func):
@@ -125,9 +130,10 @@ def single_call(model, bridge, k, repeat, target):
         'ours, friction off': case('f(q, v, a)', k.inverse_dynamics_rigid),
         'ours, friction off, out=': case('f(q, v, a, o)', k.inverse_dynamics_rigid),
         'ours, friction on': case('f(q, v, a)', k.inverse_dynamics),
-        'ours: argument checks + output only': case('f(q, v, a)', k.module._call_overhead),
+        'ours: argument checks + output only': case('f(q, v, a)', k.module.call_overhead),
         'pinocchio aba': case('f(pm, pd, pq, pv, pt)', pin.aba),
-        'ours forward dynamics': case('f(q, v, t)', k.forward_dynamics),
+        'ours forward dynamics, friction off': case('f(q, v, t)', k.forward_dynamics_rigid),
+        'ours forward dynamics, friction on': case('f(q, v, tf)', k.forward_dynamics),
         'pinocchio crba': case('f(pm, pd, pq)', pin.crba),
         'ours mass matrix': case('f(q)', k.mass_matrix),
     }
@@ -338,6 +344,8 @@ def run(quick=False, states=None):
                         'cpus': os.cpu_count(), 'load_before': _load()},
            'goals': GOALS, 'robots': {}}
     for label, model in bench_models():
+        phase(f'{label}: single calls, a batch of {count} states, the payload and friction '
+              'kernels')
         k = kernels(model, backend='c')
         bridge = PinocchioBridge(model)
         single = single_call(model, bridge, k, repeat_single, target)
@@ -382,8 +390,9 @@ def ratios(single, bat, count):
     Returns
     -------
     dict
-        ``single_off``/``single_on`` (ours / rnea time), ``forward`` (ours /
-        aba), ``mass`` (ours / crba), ``batch_1``/``batch_2`` (our
+        ``single_off``/``single_on`` (ours / rnea time), ``forward`` (ours,
+        friction off / aba), ``forward_on`` (ours, friction on / aba),
+        ``mass`` (ours / crba), ``batch_1``/``batch_2`` (our
         throughput / Pinocchio's), ``speedup`` (ours 1 -> 2 threads),
         ``pin_speedup``, ``machine_speedup`` (sha256 1 -> 2 threads, what the
         machine allows at that moment), ``overhead_us`` and ``kernel_us``.
@@ -393,7 +402,8 @@ def ratios(single, bat, count):
     b = {k: v['median'] for k, v in bat.items() if k != 'profile'}
     out = {'single_off': med['ours, friction off'] / med['pinocchio rnea'],
            'single_on': med['ours, friction on'] / med['pinocchio rnea'],
-           'forward': med['ours forward dynamics'] / med['pinocchio aba'],
+           'forward': med['ours forward dynamics, friction off'] / med['pinocchio aba'],
+           'forward_on': med['ours forward dynamics, friction on'] / med['pinocchio aba'],
            'mass': med['ours mass matrix'] / med['pinocchio crba'],
            'speedup': b['ours, 1 thread'] / b['ours, 2 threads'],
            'machine_speedup': b[_ref_key(count, 1)] / b[_ref_key(count, 2)],

@@ -23,9 +23,9 @@ In one run, interleaved where compared, medians over repeats:
   2 threads) and the same C kernel split over 1 and 2 processes
   (:mod:`robodyn_ros.bench.kernel_processes`: what the machine gives this work
   without threads);
-* the service over DDS: round trips of requests (10, 100, 1,000 points) to a
-  ``parallel_dynamics`` process, the same with 2 worker processes, and one
-  chunk straight to a worker (the cost per chunk);
+* the service over DDS: round trips to a ``parallel_dynamics`` process, with
+  and without 2 worker processes, chunks straight to a worker and the planner
+  (see :mod:`robodyn_ros.bench.service`);
 * the per-sample schemes on real threads: seed 004's scheduled subtasks,
   seed 003's row partition and seed 000's per-link prediction workers, time
   per sample against the serial recursion, beside the modelled figures
@@ -40,7 +40,7 @@ import numpy as np
 
 from .dynamics import _hash_rows, _inputs, _load, _ref_key
 from .kernel_processes import KernelProcesses
-from .timing import time_calls
+from .timing import phase, time_calls
 from ..model import load_robot
 
 
@@ -119,7 +119,10 @@ def batch_section(robot, count, repeat):
 
 def service_section(robot, repeat, quick):
     """
-    Round trips to a ``parallel_dynamics`` process, with and without 2 workers.
+    Round trips to a ``parallel_dynamics`` process, with and without 2 workers, and the planner.
+
+    The sections ``round_trips``, ``chunks`` and ``planner`` of
+    :mod:`robodyn_ros.bench.service` (``robodyn bench service`` runs them all).
 
     Parameters
     ----------
@@ -133,26 +136,11 @@ def service_section(robot, repeat, quick):
     Returns
     -------
     dict
-        Case -> round-trip summary [s]; the in-process compute time for reference.
+        The results of :func:`robodyn_ros.bench.service.run`.
 
     """
-    from ..nodes.dynamics_roundtrip import (chunk_round_trips, planner_plan_times,
-                                            service_round_trips)
-    from ..parallel.batch import parallel_inverse_dynamics
-    model = load_robot(robot)
-    out = {}
-    for points in ((1000,) if quick else (10, 100, 1000)):
-        out[f'{points} points, threads scheme (2 threads)'] = service_round_trips(
-            robot, points, repeat, 'threads', 2)
-    out['1000 points, workers scheme, 2 worker processes'] = service_round_trips(
-        robot, 1000, repeat, 'workers', 2, workers=2, min_chunk=100)
-    out['chunk of 500 points straight to one worker'] = chunk_round_trips(robot, 500, repeat)
-    q, qd, qdd = _inputs(model, 1000, np.random.default_rng(4))
-    local = time_calls({'x': lambda: parallel_inverse_dynamics(model, q, qd, qdd, threads=2)},
-                       max(5, repeat // 4))['x']
-    planner = planner_plan_times(robot, 3 if quick else 15)
-    return {'robot': robot, 'cases': out, 'in_process_1000_points': local['median'],
-            'planner': planner}
+    from . import service
+    return service.run(quick=quick, sections=('round_trips', 'chunks', 'planner'), robot=robot)
 
 
 def _per_call(func, repeat, inner=1):
@@ -329,17 +317,22 @@ def run(quick=False, states=None, sections=SECTIONS, repeat=None):
     out = {'settings': {'batch_states': count, 'repeat': repeat, 'cpus': os.cpu_count(),
                         'load_before': _load()}}
     if 'batch' in sections:
+        phase(f'batch section: {count} states, puma560 and ur5, 1 and 2 threads')
         out['batch'] = [batch_section(r, count, repeat) for r in ('puma560', 'ur5')]
     if 'service' in sections:
+        phase('service section: parallel_dynamics round trips over DDS')
         out['service'] = service_section('puma560', 20 if quick else 200, quick)
     if 'task_graph' in sections:
+        phase('task_graph section: the task-graph schedule on threads')
         out['task_graph'] = task_graph_section('stanford', 5 if quick else 30,
                                                2000 if quick else 20000)
     if 'rows' in sections:
+        phase('rows section: row partitions of the mass matrix')
         out['rows'] = (rows_section('ma3000', 100 if quick else 500, count, 1 if quick else 3)
                        + rows_section('puma560', 100 if quick else 500, count,
                                       1 if quick else 3))
     if 'prediction' in sections:
+        phase('prediction section: prediction-decoupled pipelining')
         out['prediction'] = prediction_section(2.0, 1 if quick else 5)
     out['settings']['load_after'] = _load()
     return out

@@ -60,24 +60,9 @@ def _batch(res):
 
 
 def _service(res):
-    s = res['service']
-    lines = [f"#### Round trips over DDS ({s['robot']}), measured", '',
-             '| case | p50 [ms] | p99 [ms] | min [ms] | requests |', '|---|---:|---:|---:|---:|']
-    for name, r in s['cases'].items():
-        lines.append(f"| {name} | {_ms(r['p50'])} | {_ms(r['p99'])} | {_ms(r['min'])} | "
-                     f"{r['count']} |")
-    lines += ['', 'In-process computation of the same 1,000 points (2 threads): '
-              f"{_ms(s['in_process_1000_points'])} ms.", '']
-    plan = s.get('planner')
-    if plan:
-        lines += ['| planner: 5-waypoint spline with torque-limited scaling | p50 [ms] | p99 '
-                  '[ms] |', '|---|---:|---:|',
-                  f"| efforts from the service ({plan['calls']} requests of "
-                  f"{', '.join(str(x) for x in plan['points_per_call'])} points) | "
-                  f"{_ms(plan['service']['p50'])} | {_ms(plan['service']['p99'])} |",
-                  f"| efforts in-process | {_ms(plan['local']['p50'])} | "
-                  f"{_ms(plan['local']['p99'])} |", '']
-    return lines
+    from .service_report import format_service
+    return ['#### The service over DDS (see `robodyn bench service`)', '',
+            format_service(res['service']), '']
 
 
 def _task_graph(res):

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-``robodyn bench-planner``: planning times and durations of the trajectory planner.
+``robodyn bench planner``: planning times and durations of the trajectory planner.
 
 Two benchmarks (not tests; numbers depend on the machine):
 
@@ -42,37 +42,12 @@ from ..bench.topp import bench_toppra, format_toppra
 P2P_KINDS = ('bang_bang', 'trapezoid', 'trapezoid_c2', 'cubic', 'quintic', 'spline')
 
 
-def add_parser(sub):
-    """
-    Register the ``bench-planner`` sub-command.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        Sub-parsers of the ``robodyn`` command.
-
-    """
-    add_options(sub.add_parser('bench-planner', help='benchmark the trajectory planner',
-                               description=DESCRIPTION))
-
-
+#: Help of ``robodyn bench planner``.
+HELP = 'trajectory planner, time-optimal vs TOPP-RA'
 #: Description of the planner benchmark.
 DESCRIPTION = ('Planning time of a 6-joint, 5-waypoint plan with torque-limited time scaling, '
                'our point-to-point profiles beside ruckig on the same moves, and the '
                'time-optimal parameterization beside TOPP-RA.')
-
-
-def add_options(p):
-    """Add the planner benchmark's options to a parser."""
-    p.add_argument('--repeat', type=int, default=15, help='interleaved repeats (default 15)')
-    p.add_argument('--moves', type=int, default=20, help='random moves compared (default 20)')
-    p.add_argument('--seed', type=int, default=0, help='random seed')
-    p.add_argument('--quick', action='store_true', help='3 repeats, 4 moves (smoke run)')
-    p.add_argument('--json', action='store_true', help='print JSON')
-    p.add_argument('--topp-paths', type=int, default=20,
-                   help='random paths of the comparison with TOPP-RA (toppra package)')
-    p.add_argument('--no-toppra', action='store_true', help='skip the TOPP-RA comparison')
-    p.set_defaults(run=run)
 
 
 def _interleaved(funcs, repeat):
@@ -255,10 +230,15 @@ def run_benchmark(repeat=15, moves=20, seed=0, topp_paths=0):
 
     """
     import os
-    out = {'load_average': list(os.getloadavg()), 'repeat': repeat,
-           'pipeline': bench_pipeline(repeat, seed),
-           'profiles': bench_profiles(moves, repeat, seed)}
+
+    from .timing import phase
+    out = {'load_average': list(os.getloadavg()), 'repeat': repeat}
+    phase('planning pipeline: 6 joints, 5 waypoints, torque-limited scaling')
+    out['pipeline'] = bench_pipeline(repeat, seed)
+    phase(f'point-to-point profiles beside ruckig on {moves} moves')
+    out['profiles'] = bench_profiles(moves, repeat, seed)
     if topp_paths > 0:
+        phase(f'time-optimal parameterization beside TOPP-RA on {topp_paths} paths')
         out['toppra'] = bench_toppra(topp_paths, seed=seed)
     return out
 
@@ -305,7 +285,7 @@ def format_report(res):
 
 def run(args):
     """
-    Execute ``robodyn bench-planner``.
+    Execute ``robodyn bench planner``.
 
     Parameters
     ----------

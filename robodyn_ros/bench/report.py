@@ -80,9 +80,12 @@ def format_dynamics(res):
         if 'pin_speedup' in rat:
             lines.append(f'| Pinocchio, speed-up 1 -> 2 threads (information) | '
                          f"{rat['pin_speedup']:.2f}x | | |")
-        lines += [f"| forward dynamics: ours / aba | {rat['forward']:.2f}x | <= "
-                  f"{goals['forward']}x | {_ok(rat['forward'], goals['forward'], True)} |",
-                  f"| mass matrix: ours / crba (information) | {rat['mass']:.2f}x | | |",
+        lines.append(f"| forward dynamics, friction off: ours / aba | {rat['forward']:.2f}x | "
+                     f"<= {goals['forward']}x | {_ok(rat['forward'], goals['forward'], True)} |")
+        if 'forward_on' in rat:
+            lines.append('| forward dynamics, friction on: ours / aba (information) | '
+                         f"{rat['forward_on']:.2f}x | | |")
+        lines += [f"| mass matrix: ours / crba (information) | {rat['mass']:.2f}x | | |",
                   '', 'Profile of one call (friction off): total '
                   f"{_us(r['single']['ours, friction off']['median'])} us = argument checks "
                   f"+ output allocation + call {rat['overhead_us']:.3f} us (entry point "

@@ -22,8 +22,25 @@ loop and the call being measured.
 """
 
 import statistics
+import sys
 import time
 import timeit
+
+_STARTED = time.monotonic()
+
+
+def phase(text):
+    """
+    Announce a phase of a benchmark on stderr (so that no bench is silent for long).
+
+    Parameters
+    ----------
+    text : str
+        What starts now.
+
+    """
+    print(f'robodyn bench: [{time.monotonic() - _STARTED:5.0f} s] {text}', file=sys.stderr,
+          flush=True)
 
 
 def calibrate(stmt, env, target):

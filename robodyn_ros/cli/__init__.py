@@ -12,4 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The ``robodyn`` command line."""
+"""
+The ``robodyn`` command line: one module per command group.
+
+Each command parses its arguments, turns user errors into one-line messages
+(exit status 2, no traceback) and calls the library; ``robodyn --help``
+lists the commands.
+"""

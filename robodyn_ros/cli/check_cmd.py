@@ -16,6 +16,7 @@
 
 import json
 
+from .args import int_at_least
 from ..dynamics.crosscheck import cross_check, QUANTITIES
 from ..model import load_robot
 
@@ -36,12 +37,18 @@ def add_parser(sub):
     p = sub.add_parser('check', help='cross-check the dynamics against Pinocchio',
                        description='Compare rnea, crba, aba, gravity, nonLinearEffects and '
                                    'the Coriolis matrix with Pinocchio on random states and '
-                                   'print the largest relative error of each.')
+                                   'print the largest relative error of each. Model warnings '
+                                   '(physically inconsistent published parameters) are '
+                                   'printed first; --strict refuses such models.')
     p.add_argument('robot', help='library name, example robot (ur5, panda) or URDF/xacro file')
     p.add_argument('--params', metavar='YAML', help='parameter file merged onto a URDF')
-    p.add_argument('--states', type=int, default=1000, help='random states (default 1000)')
-    p.add_argument('--seed', type=int, default=0, help='random seed')
-    p.add_argument('--json', action='store_true', help='print JSON')
+    p.add_argument('--states', type=int_at_least(1), default=1000,
+                   help='random states, an integer >= 1 (default 1000)')
+    p.add_argument('--seed', type=int_at_least(0), default=0,
+                   help='seed of the random states, an integer >= 0 (default 0)')
+    p.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    p.add_argument('--strict', action='store_true',
+                   help='refuse models that break a rule of physical consistency')
     p.set_defaults(run=run)
 
 
@@ -60,12 +67,13 @@ def run(args):
         0 if every error is within tolerance, 1 otherwise.
 
     """
-    model = load_robot(args.robot, params=args.params)
+    model = load_robot(args.robot, params=args.params, strict=args.strict)
     worst = cross_check(model, count=args.states, seed=args.seed)
     ok = all(v <= TOLERANCE for v in worst.values())
     if args.json:
         print(json.dumps({'robot': model.name, 'states': args.states, 'tolerance': TOLERANCE,
-                          'max_relative_error': worst, 'pass': ok}, indent=2))
+                          'max_relative_error': worst, 'pass': ok,
+                          'warnings': list(model.warnings)}, indent=2))
     else:
         print(f'Cross-check of {model.name!r} against Pinocchio on {args.states} random states '
               f'(relative error = max|ours - pinocchio| / max(1, max|pinocchio|))')

@@ -16,6 +16,7 @@
 
 import json
 
+from .args import output_file
 from ..dynamics.codegen import op_counts
 from ..dynamics.codegen.expr import COUNT_KEYS
 from ..model import load_robot
@@ -29,7 +30,9 @@ KERNELS = (
     ('inverse_dynamics_ext', 'as above + end-effector wrench'),
     ('gravity', 'gravity torques'),
     ('mass_matrix', 'mass matrix (CRBA) + armature'),
-    ('forward_dynamics', 'forward dynamics (CRBA + LTDL solve)'),
+    ('forward_dynamics', 'inverse of inverse_dynamics'),
+    ('forward_dynamics_residual', '  its residual, per iteration'),
+    ('forward_dynamics_rigid', 'inverse of inverse_dynamics_rigid'),
     ('inverse_dynamics_payload', 'inverse dynamics + point-mass payload'),
     ('payload_torque', 'torque of a 1 kg point mass'),
     ('gravity_payload', 'gravity torques + point-mass payload'),
@@ -50,16 +53,18 @@ def add_parser(sub):
     p = sub.add_parser('codegen', help='operation counts of the customized dynamics kernels',
                        description='Generate the customized (zero/one-propagating) '
                                    'straight-line dynamics code of a robot and print the '
-                                   "operation counts of each kernel beside the seeds' "
-                                   'counts for the general-purpose 6R arm, CMU DD Arm II, '
-                                   'RX-90 (symmetric, base parameters) and PUMA 560.')
+                                   'operation counts of each kernel beside the counts '
+                                   'published in the source documents ("seeds": Khalil for '
+                                   'the general-purpose 6R arm and the RX-90 with base '
+                                   'parameters, Kanade, Khosla and Tanaka 1986 for the CMU '
+                                   'DD Arm II, Dhanaraj 1990 for the PUMA 560).')
     p.add_argument('robot', help='library name (puma560, ...), ur5, panda or a URDF path')
     p.add_argument('--json', action='store_true', help='print JSON instead of tables')
     p.add_argument('--source', metavar='OUT',
                    help='also write the generated C module source to OUT (module name '
                         'robodyn_kernels)')
     p.add_argument('--no-seeds', action='store_true',
-                   help='leave out the comparison with the seeds')
+                   help='leave out the comparison with the published counts')
     p.set_defaults(run=run)
 
 
@@ -78,6 +83,8 @@ def run(args):
         Exit code.
 
     """
+    if args.source:
+        output_file(args.source, '--source')
     model = load_robot(args.robot)
     counts = op_counts(model)
     if args.source:
@@ -137,6 +144,8 @@ def format_counts(model, counts):
              'of the straight-line code',
              f"{'kernel':<28}{'what':<40}" + ''.join(f'{k:>7}' for k in COUNT_KEYS)]
     for key, what in KERNELS:
+        if key not in counts:   # the residual: only with load-dependent friction
+            continue
         c = counts[key]
         lines.append(f'{key:<28}{what:<40}' + ''.join(f'{c[k]:>7}' for k in COUNT_KEYS))
     extra = _extra(counts)
@@ -144,6 +153,9 @@ def format_counts(model, counts):
                  + ', '.join(f'{k} {extra[k]:+d}' for k in COUNT_KEYS if extra[k]))
     lines.append('(sincos: joint angles whose sine/cosine is needed; func: tanh, exp, fabs, '
                  'hypot, ...; select: comparisons)')
+    if 'forward_dynamics_residual' in counts:
+        lines.append('(load-dependent friction: forward_dynamics is the set-up of a solver; '
+                     'each of its iterations computes the loads l0 + A qdd and the residual)')
     return '\n'.join(lines)
 
 

@@ -58,8 +58,9 @@ def add_parser(sub):
                    help='instead of the demo: run the graph this long, repeating the goal, '
                         'and check memory, loop timing and board frames')
     p.add_argument('--load-friction', action='store_true',
-                   help='give the simulated plant the load-dependent (seed 004) friction '
-                        '(about 0.6 ms of plant computation per cycle: lower --rate)')
+                   help='give the simulated plant the load-dependent bearing and '
+                        'transmission friction (Dhanaraj 1990, one of the source documents; '
+                        'about 0.6 ms of plant computation per cycle: lower --rate)')
     p.add_argument('--board-port', type=int, default=0,
                    help='UDP port of the simulated board (default 0: any free port)')
     p.add_argument('--velocity-scale', type=float, default=0.6,
@@ -93,9 +94,12 @@ def run(args):
         0 on success, 1 when a part failed.
 
     """
+    from .args import output_dir
     from ..demo.can_namespace import needs_namespace, rerun_in_namespace
     from ..demo.config import DemoConfig
     from ..demo.session import run_demo
+    if args.out:
+        output_dir(args.out, '--out')
     if needs_namespace(args.hardware):
         return rerun_in_namespace(args.argv)
     cfg = DemoConfig(hardware=args.hardware, robot=args.robot,

@@ -25,6 +25,7 @@ def add_parser(sub):
         Sub-parsers of the ``robodyn`` command.
 
     """
+    from .args import positive_float
     from ..demo.fault_cases_drives import ALL_CASE_NAMES as CASE_NAMES
     p = sub.add_parser(
         'faults', help='inject every failure of the safety table into the running graph',
@@ -46,7 +47,7 @@ def add_parser(sub):
     p.add_argument('--out', default='', help='output folder (default demo_output/<date-time>)')
     p.add_argument('--short', action='store_true',
                    help='shorter observation windows and a 1 s hold (the CI form)')
-    p.add_argument('--rate', type=float, default=500.0,
+    p.add_argument('--rate', type=positive_float, default=500.0,
                    help='board and control rate [Hz] (default 500; the campaign runs the '
                         'two-node graph, hardware_interface and controller over DDS)')
     p.add_argument('--cases', nargs='+', choices=CASE_NAMES, metavar='CASE',
@@ -76,9 +77,12 @@ def run(args):
         0 when every case passed, 1 otherwise.
 
     """
+    from .args import output_dir
     from ..demo.can_namespace import needs_namespace, rerun_in_namespace
     from ..demo.config import DemoConfig
     from ..demo.fault_campaign import run_campaign
+    if args.out:
+        output_dir(args.out, '--out')
     if needs_namespace(args.hardware):
         return rerun_in_namespace(args.argv)
     cfg = DemoConfig(hardware=args.hardware, robot=args.robot, controllers=[args.controller],

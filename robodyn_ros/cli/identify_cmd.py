@@ -17,7 +17,11 @@
 import json
 import sys
 
+from .args import int_at_least, output_file, port, positive_float
 from ..errors import InputError
+
+#: Link words of ``--transport`` (those of ``robodyn sim-board``) -> the host transport.
+TRANSPORTS = {'pty': 'serial', 'udp': 'udp', 'serial': 'serial'}
 
 
 def add_parser(sub):
@@ -42,21 +46,33 @@ def add_parser(sub):
                     'friction YAML for the hardware_interface node (friction_params).')
     f.add_argument('robot', help='library robot, example robot or URDF/xacro (host model)')
     f.add_argument('--params', help='actuator/limit YAML merged onto the model')
-    f.add_argument('--transport', choices=('serial', 'udp'), default='serial',
-                   help='link to the board (default serial)')
-    f.add_argument('--device', default='', help='serial device or simulated board pty link')
-    f.add_argument('--baud-rate', type=int, default=1000000, help='serial speed [bit/s]')
-    f.add_argument('--address', default='127.0.0.1', help='board address (udp)')
-    f.add_argument('--port', type=int, default=5005, help='board port (udp)')
-    f.add_argument('--watchdog-period', type=float, default=0.05, help='[s] (default 0.05)')
-    f.add_argument('--joints', nargs='+', default=(), help='joints to identify (default all)')
-    f.add_argument('--velocities', type=float, nargs='+',
+    f.add_argument('--transport', choices=tuple(TRANSPORTS), default='pty',
+                   help='link to the board, as robodyn sim-board names them: pty (a serial '
+                        "device: a real board's /dev/ttyUSB0 or a simulated board's pty; "
+                        "'serial' is accepted for it) or udp (default pty)")
+    f.add_argument('--device', default='',
+                   help='serial device or simulated board pty link (pty; required there)')
+    f.add_argument('--baud-rate', type=int_at_least(1), default=1000000,
+                   help='serial speed [bit/s] (pty; default 1000000)')
+    f.add_argument('--address', default='127.0.0.1',
+                   help='board address (udp; default 127.0.0.1)')
+    f.add_argument('--port', type=port, default=5005, help='board port (udp; default 5005)')
+    f.add_argument('--watchdog-period', type=positive_float, default=0.05,
+                   help='board watchdog period [s] (default 0.05)')
+    f.add_argument('--joints', nargs='+', default=(),
+                   help="joints to identify, by name (default all the model's joints)")
+    f.add_argument('--velocities', type=positive_float, nargs='+',
                    default=(0.01, 0.02, 0.05, 0.1, 0.2, 0.5),
-                   help='sweep speeds [rad/s or m/s]')
-    f.add_argument('--settle', type=float, default=0.2, help='settling time per leg [s]')
-    f.add_argument('--measure', type=float, default=0.3, help='measurement window [s]')
-    f.add_argument('--bandwidth', type=float, default=4.0, help='position loop [Hz]')
-    f.add_argument('--output', '-o', default='friction.yaml', help='friction YAML to write')
+                   help='sweep speeds, each > 0, swept in both directions [rad/s or m/s] '
+                        '(default 0.01 0.02 0.05 0.1 0.2 0.5)')
+    f.add_argument('--settle', type=positive_float, default=0.2,
+                   help='settling time per leg [s] (default 0.2)')
+    f.add_argument('--measure', type=positive_float, default=0.3,
+                   help='measurement window [s] (default 0.3)')
+    f.add_argument('--bandwidth', type=positive_float, default=4.0,
+                   help='position loop bandwidth [Hz] (default 4)')
+    f.add_argument('--output', '-o', default='friction.yaml',
+                   help='friction YAML to write (default friction.yaml)')
     f.add_argument('--json', action='store_true', help='print the result as JSON')
     f.add_argument('--verbose', '-v', action='store_true', help='print every leg')
     f.set_defaults(run=run_friction)
@@ -121,10 +137,11 @@ def run_friction(args):
     from ..hardware.settings import DriverSettings
     from ..hardware.board.transports import open_transport
     from ..model import load_robot
+    output_file(args.output, '--output')
     model = load_robot(args.robot, params=args.params)
     try:
-        transport = open_transport(args.transport, args.device, args.baud_rate, args.address,
-                                   args.port)
+        transport = open_transport(TRANSPORTS[args.transport], args.device, args.baud_rate,
+                                   args.address, args.port)
     except ValueError as exc:
         raise InputError('--transport', str(exc)) from None
     settings = SweepSettings(joints=tuple(args.joints), velocities=tuple(args.velocities),

@@ -16,32 +16,41 @@
 The ``robodyn`` command.
 
 Each sub-command lives in its own module with ``add_parser(subparsers)`` and
-``run(args)``; errors of the package are printed as one line and give exit
-code 2.
+``run(args)``. Every error of the input is one line on stderr: errors of the
+package (:class:`~robodyn_ros.errors.RobodynError`) and bad arguments give
+exit code 2, an unknown option also prints the usage of the sub-command that
+was given; files that cannot be read or written at run time give exit code
+1; a closed pipe (``robodyn model stanford | head``) ends quietly. Model
+warnings are printed as one line each, before any table.
 """
 
-import argparse
 import importlib
+import os
 import sys
+import warnings
 
-from ..errors import RobodynError
+from .args import Parser
+from .. import __version__
+from ..errors import ModelWarning, RobodynError
 
 #: Sub-command name -> module (relative to this package).
 COMMANDS = {
-    'bench': '.bench_cmd',
-    'codegen': '.codegen_cmd',
+    'demo': '.demo_cmd',
     'model': '.model_cmd',
     'check': '.check_cmd',
+    'codegen': '.codegen_cmd',
     'sim': '.sim_cmd',
-    'bench-planner': '..bench.planner',
-    'schedule': '.schedule_cmd',
     'sim-board': '.sim_board_cmd',
     'sim-drive': '.sim_drive_cmd',
     'identify': '.identify_cmd',
-    'bench-board': '..bench.board',
-    'demo': '.demo_cmd',
     'faults': '.faults_cmd',
+    'schedule': '.schedule_cmd',
+    'bench': '.bench_cmd',
+    'warm': '.warm_cmd',
 }
+
+#: Old hyphenated names, kept as aliases: alias -> (command, sub-command).
+ALIASES = {'bench-planner': ('bench', 'planner'), 'bench-board': ('bench', 'board')}
 
 
 def build_parser():
@@ -54,14 +63,28 @@ def build_parser():
         The parser.
 
     """
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog='robodyn',
-        description='robodyn_ros: model-based control of robot arms for ROS 2.')
+        description='robodyn_ros: model-based control of robot arms for ROS 2. '
+                    '"robodyn COMMAND --help" documents each command.')
+    parser.add_argument('--version', action='version', version=f'robodyn {__version__}')
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
     sub.required = True
     for name, module in COMMANDS.items():
         importlib.import_module(module, __package__).add_parser(sub)
+    for alias, (command, target) in ALIASES.items():
+        importlib.import_module(COMMANDS[command], __package__).add_alias(sub, alias, target)
     return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None, command=''):
+    if issubclass(category, ModelWarning):
+        print(f'robodyn {command}: warning: {message}', file=sys.stderr)
+    else:
+        _ORIGINAL_SHOWWARNING(message, category, filename, lineno, file, line)
+
+
+_ORIGINAL_SHOWWARNING = warnings.showwarning
 
 
 def main(argv=None):
@@ -76,19 +99,40 @@ def main(argv=None):
     Returns
     -------
     int
-        Exit code: 0 on success, 2 on an error of the input.
+        Exit code: 0 on success, 2 on an error of the input, 1 when a file
+        cannot be read or written at run time.
 
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        args.command_parser.error(f'unrecognized arguments: {" ".join(extra)}')
+    args.argv = list(sys.argv[1:] if argv is None else argv)   # to run again elsewhere
+    name = args.command_parser.prog.replace('robodyn ', '', 1)
+
+    def show(*warning, **kwargs):
+        _show_warning(*warning, command=name, **kwargs)
+
+    warnings.showwarning = show
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()
+        return code
     except RobodynError as exc:
-        print(f'robodyn {args.command}: error: {exc}', file=sys.stderr)
+        print(f'robodyn {name}: error: {exc}', file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (| head): no traceback, and no second error at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as exc:
+        where = f': {exc.filename}' if exc.filename else ''
+        print(f'robodyn {name}: error: {exc.strerror or exc}{where}', file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        warnings.showwarning = _ORIGINAL_SHOWWARNING
 
 
 if __name__ == '__main__':

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from .args import output_file
 from ..model import load_robot
 from ..model.summary import model_summary
 
@@ -36,14 +37,21 @@ def add_parser(sub):
     p = sub.add_parser('model', help='print a robot model (library name or URDF/xacro file)',
                        description='Load a library robot or a URDF/xacro file, validate it '
                                    'and print joints, DH rows or placements, inertials, '
-                                   'actuator and friction data.')
-    p.add_argument('robot', help='library name (puma560, ...) or path to a URDF/xacro file')
+                                   'actuator and friction data. Descriptions that break a '
+                                   'rule of physical consistency (as published parameters '
+                                   'often do) load with a warning per rule, printed first; '
+                                   '--strict refuses them.')
+    p.add_argument('robot', help='library name (puma560, cmu_dd_arm2, ma3000, rx90, '
+                                 'stanford), example robot (ur5, panda) or URDF/xacro file')
     p.add_argument('--params', dest='params_in', metavar='YAML',
                    help='parameter file (actuators, friction, limits) merged by joint name')
     p.add_argument('--urdf', metavar='OUT', help='write the model as URDF to OUT')
     p.add_argument('--params-out', metavar='OUT',
                    help='write the actuator, friction and limit data as YAML to OUT')
     p.add_argument('--json', action='store_true', help='print JSON instead of tables')
+    p.add_argument('--strict', action='store_true',
+                   help='refuse what otherwise loads with a warning (inconsistent inertias, '
+                        'massless links, ignored malformed elements)')
     p.set_defaults(run=run)
 
 
@@ -62,7 +70,10 @@ def run(args):
         Exit code.
 
     """
-    model = load_robot(args.robot, params=args.params_in)
+    for path, option in ((args.urdf, '--urdf'), (args.params_out, '--params-out')):
+        if path:
+            output_file(path, option)
+    model = load_robot(args.robot, params=args.params_in, strict=args.strict)
     if args.urdf:
         model.to_urdf(args.urdf)
     if args.params_out:
@@ -174,5 +185,6 @@ def format_summary(s):
     if s['notes']:
         lines += ['', 'Notes:'] + [f'  - {n}' for n in s['notes']]
     lines += ['', f"Validation: {s['validation']}"
+              + (' (printed first, on stderr)' if s['warnings'] else '')
               + (f" ({'; '.join(mimic)}; treated as independent)" if mimic else '')]
     return '\n'.join(lines)

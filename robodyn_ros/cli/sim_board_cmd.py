@@ -17,8 +17,10 @@
 from dataclasses import fields
 import json
 import signal
+import socket
 import sys
 
+from .args import int_between, nonnegative_float, port, positive_float
 from ..errors import InputError
 
 
@@ -32,9 +34,11 @@ def add_plant_options(p):
         The sub-command's parser.
 
     """
-    p.add_argument('--control-port', type=int,
-                   help='JSON control channel port on 127.0.0.1 (0: any, -1: none)')
-    p.add_argument('--rate', type=float, help='cycle rate [Hz] (default 1000)')
+    p.add_argument('--control-port', type=int_between(-1, 65535),
+                   help='JSON control channel port on 127.0.0.1 (default 0: any free port; '
+                        '-1: none)')
+    p.add_argument('--rate', type=positive_float,
+                   help='cycle rate [Hz], 10-20000 (default 1000)')
     p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
     p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
     p.add_argument('--current-time-constant', type=float, help='current loop [s]')
@@ -44,7 +48,8 @@ def add_plant_options(p):
     p.add_argument('--encoder-noise', type=float, help='encoder noise [counts]')
     p.add_argument('--current-noise', type=float, help='current sensor noise [A]')
     p.add_argument('--no-load-friction', dest='load_friction', action='store_const',
-                   const=False, help='drop the seed-004 load-dependent friction (faster)')
+                   const=False, help='drop the load-dependent bearing and transmission '
+                                     "friction (Dhanaraj 1990's model; faster)")
     p.add_argument('--no-brakes', dest='brakes', action='store_const', const=False,
                    help='let the joints move while the outputs are off')
     p.add_argument('--friction-smoothing', type=float,
@@ -55,7 +60,8 @@ def add_plant_options(p):
     p.add_argument('--over-current-factor', type=float, help='trip level / limit')
     p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
                    help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
-    p.add_argument('--max-runtime', type=float, help='exit after this many seconds')
+    p.add_argument('--max-runtime', type=nonnegative_float,
+                   help='exit after this many seconds (default 0: run until stopped)')
     p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
                    help='point mass carried by the plant, unknown to the host [kg]')
     p.add_argument('--payload-com', dest='payload_com', type=float, nargs=3,
@@ -85,11 +91,17 @@ def add_parser(sub):
                    help='library robot, example robot or URDF/xacro (default puma560)')
     p.add_argument('--config', metavar='YAML', help='board options file')
     p.add_argument('--params', help='true actuator/friction/limit YAML of the plant')
-    p.add_argument('--transport', choices=('pty', 'udp'), help='link type (default pty)')
+    p.add_argument('--transport', choices=('pty', 'udp'),
+                   help='link type: pty (a pseudo-terminal, as a serial device) or udp '
+                        '(default pty)')
     p.add_argument('--link', help='symbolic link to the pty slave (updated on reconnect)')
-    p.add_argument('--address', help='UDP address to bind (default 127.0.0.1)')
-    p.add_argument('--port', type=int, help='UDP port (default 0: any free port)')
+    p.add_argument('--address', help='UDP address to bind, one of this machine (default '
+                                     '127.0.0.1)')
+    p.add_argument('--port', type=port, help='UDP port, 0-65535 (default 0: any free port)')
     add_plant_options(p)
+    p.add_argument('--inner-rate', type=positive_float, metavar='HZ',
+                   help='impedance-mode PD and plant sub-step rate [Hz], 10-100000 (default '
+                        '4000; a whole number of sub-steps per cycle, rounded up)')
     p.add_argument('--lockstep', action='store_const', const=True,
                    help='while enabled, advance a cycle as soon as the host answers (not '
                         'real time; deterministic host latency)')
@@ -153,6 +165,17 @@ def board_config(args, cls=None):
     return config
 
 
+def _check_address(address):
+    """Refuse, before the plant is built, an address this machine cannot bind."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.bind((address, 0))
+    except (OSError, UnicodeError, OverflowError) as exc:
+        reason = getattr(exc, 'strerror', None) or str(exc)
+        raise InputError('--address', f'cannot bind {address!r}: {reason} (give an address '
+                                      'of this machine, e.g. 127.0.0.1 or 0.0.0.0)') from None
+
+
 def run(args):
     """
     Execute ``robodyn sim-board``.
@@ -171,6 +194,8 @@ def run(args):
     from ..sim.board.simulator import build_board
     from ..sim.board.faults import FaultSpecError
     config = board_config(args)
+    if config.transport == 'udp':
+        _check_address(config.address)
     try:
         board = build_board(config)
     except FaultSpecError as exc:

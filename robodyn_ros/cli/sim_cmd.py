@@ -15,9 +15,12 @@
 """``robodyn sim SCENARIO``: run a closed-loop experiment, print its statistics, plot it."""
 
 import json
+import sys
 
 import numpy as np
 
+from .args import output_dir
+from ..errors import InputError
 from ..sim.scenarios import run_scenario, SCENARIOS
 
 
@@ -34,9 +37,13 @@ def add_parser(sub):
     p = sub.add_parser('sim', help='run a closed-loop simulation scenario',
                        description='Run a controller against the Pinocchio plant and print '
                                    'per-joint max and RMS tracking error and torque '
-                                   'statistics; write PNG plots. Scenarios: '
-                                   + ', '.join(SCENARIOS) + '.')
-    p.add_argument('scenario', nargs='?', help='scenario name (see --list)')
+                                   'statistics; write PNG plots. Progress goes to stderr every '
+                                   '2 s. Scenarios (--list describes them): '
+                                   + ', '.join(SCENARIOS) + '. "Seed 00N" in their '
+                                   'descriptions is one of the five source documents (see '
+                                   'docs/results.md).')
+    p.add_argument('scenario', nargs='?', help='scenario name (one of: '
+                   + ', '.join(SCENARIOS) + ')')
     p.add_argument('--list', action='store_true', help='list the scenarios and exit')
     p.add_argument('--out', metavar='DIR', default='sim_results',
                    help='folder for the PNG plots (default ./sim_results)')
@@ -65,12 +72,21 @@ def run(args):
         0 on success, 1 if a run diverged, 2 on a usage error.
 
     """
-    if args.list or not args.scenario:
+    if args.list:
         for name, fn in SCENARIOS.items():
             doc = (fn.__doc__ or '').strip().splitlines()
-            print(f'{name:16s} {doc[0] if doc else ""}')
-        return 0 if args.list else 2
-    result = run_scenario(args.scenario, quick=args.quick)
+            print(f'{name:22s} {doc[0] if doc else ""}')
+        return 0
+    if not args.scenario:
+        raise InputError('SCENARIO', f'missing: give one of {", ".join(SCENARIOS)} '
+                                     '(robodyn sim --list describes them)')
+    if args.scenario not in SCENARIOS:
+        raise InputError('SCENARIO', f'unknown {args.scenario!r}; one of {", ".join(SCENARIOS)}')
+    if not args.no_plots:
+        output_dir(args.out, '--out')
+    from ..sim.runner import progress
+    with progress(_report):
+        result = run_scenario(args.scenario, quick=args.quick)
     paths = []
     if not args.no_plots:
         from ..sim.plots import plot_runs
@@ -99,6 +115,14 @@ def run(args):
         for path in paths:
             print(f'plot: {path}')
     return 1 if any(s['diverged'] for s in summaries) else 0
+
+
+def _report(label, simulated, duration, elapsed):
+    """Print one progress line of a run to stderr."""
+    state = 'done' if simulated >= duration else f'{simulated:.1f} of {duration:.1f} s simulated'
+    if simulated == 0.0:
+        state = f'started ({duration:.1f} s to simulate)'
+    print(f'robodyn sim: {label}: {state}, {elapsed:.0f} s', file=sys.stderr, flush=True)
 
 
 def _plain(value):

@@ -23,25 +23,27 @@ from .base import Controller, ControlStatus, JointReference, Mode, StepOutput
 from .computed_torque import ComputedTorque
 from .computed_torque_lme import ComputedTorqueLME
 from .factory import apply_gain, apply_gains, LAWS, make_controller
-from .filters import FilteredDifference, StateVariableFilter
+from .filtered_difference import FilteredDifference
+from .filters import StateVariableFilter
 from .gains import ct_gains, max_joint_inertia, PidGains, triple_pole_pid
 from .mbvsst import MBVSST
 from .model_dynamics import ModelDynamics
 from .parameter_model import BaseParameterModel
-from .payload import PayloadEstimator, PayloadModel
+from .payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
 from .pid import PDGravity, PID
 from .rls import RecursiveLeastSquares
-from .self_tuning import SelfTuningComputedTorque
+from .self_tuning import ParameterEstimatorSettings, SelfTuningComputedTorque
 from .sliding_mode import SlidingMode, switching_gain
 from .slotine_li import SlotineLi
 from .task_space import TaskReference, TaskSpaceComputedTorque
-from .vsst import SelfTuningRelay, VariableStructureSelfTuner
+from .vsst import SelfTunerSettings, SelfTuningRelay, VariableStructureSelfTuner
 
 __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'ControlStatus',
            'Controller', 'FilteredDifference', 'JointReference', 'LAWS', 'MBVSST', 'Mode',
-           'ModelDynamics', 'PDGravity', 'PID', 'PayloadEstimator', 'PayloadModel',
-           'PidGains', 'RecursiveLeastSquares', 'SelfTuningComputedTorque', 'SelfTuningRelay',
-           'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'StepOutput', 'TaskReference',
-           'TaskSpaceComputedTorque', 'VariableStructureSelfTuner', 'apply_gain', 'apply_gains',
-           'ct_gains', 'make_controller', 'max_joint_inertia', 'switching_gain',
-           'triple_pole_pid']
+           'ModelDynamics', 'PDGravity', 'PID', 'ParameterEstimatorSettings',
+           'PayloadEstimator', 'PayloadEstimatorSettings', 'PayloadModel', 'PidGains',
+           'RecursiveLeastSquares', 'SelfTunerSettings', 'SelfTuningComputedTorque',
+           'SelfTuningRelay', 'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'StepOutput',
+           'TaskReference', 'TaskSpaceComputedTorque', 'VariableStructureSelfTuner',
+           'apply_gain', 'apply_gains', 'ct_gains', 'make_controller', 'max_joint_inertia',
+           'switching_gain', 'triple_pole_pid']

@@ -89,7 +89,8 @@ class Controller(ABC):
     law_options = ('torque_limit', 'backend')
     #: Gains that may change while the law runs (see :meth:`set_gains`).
     live_gains = ()
-    #: Constructor arguments named in errors, and the options they come from.
+    #: Constructor arguments (and fields of the settings records) named in errors, and the
+    #: flat options they come from.
     option_arguments = {}
 
     def __init__(self, model, period, *, torque_limit=None, hold_damping=None, dynamics=None):
@@ -155,9 +156,8 @@ class Controller(ABC):
 
         """
         opts = checked_options(cls.law, cls.option_names(), options)
-        kwargs = cls._keywords(model, opts)
-        try:
-            law = cls(model, period, **kwargs)
+        try:   # the settings records are made in _keywords: their errors name fields too
+            law = cls(model, period, **cls._keywords(model, opts))
         except InputError as exc:
             name = cls.option_arguments.get(exc.argument)
             if name is None or name not in opts:

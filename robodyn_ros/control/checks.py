@@ -175,3 +175,122 @@ def as_vector(value, n, name):
     if arr.shape != (n,):
         raise InputError(name, f'expected {n} values, got shape {arr.shape}')
     return arr
+
+
+def setting_numbers(value, name, *, low=None, strict=False, high=None, allow_inf=False,
+                    length=None):
+    """
+    Check the number or numbers of a settings record; give them hashable.
+
+    Parameters
+    ----------
+    value : float or array_like
+        A number, or a non-empty sequence of numbers.
+    name : str
+        Field name for error messages.
+    low : float, optional
+        Lower bound of every value (inclusive, or exclusive with ``strict``).
+    strict : bool
+        Require values > ``low``.
+    high : float, optional
+        Upper bound of every value (inclusive).
+    allow_inf : bool
+        Accept ``+inf``.
+    length : int, optional
+        Required number of values (then a sequence is required).
+
+    Returns
+    -------
+    float or tuple of float
+        A float for a number, a tuple for a sequence.
+
+    Raises
+    ------
+    InputError
+        Naming the field: not numbers, wrong length, NaN, infinity (unless
+        allowed) or out of range.
+
+    """
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(name, f'must be a number or numbers, got {value!r}') from None
+    if arr.ndim > 1 or arr.size == 0 or (length is not None and arr.shape != (length,)):
+        wanted = 'a number or a non-empty sequence' if length is None else f'{length} values'
+        raise InputError(name, f'expected {wanted}, got {value!r}')
+    if np.any(np.isnan(arr)) or np.any(arr == -np.inf) or (
+            not allow_inf and not np.all(np.isfinite(arr))):
+        raise InputError(name, f'must be finite, got {arr.tolist()}')
+    if low is not None and np.any(arr <= low if strict else arr < low):
+        raise InputError(name, f'must be {">" if strict else ">="} {low}, got {arr.tolist()}')
+    if high is not None and np.any(arr > high):
+        raise InputError(name, f'must be <= {high}, got {arr.tolist()}')
+    return float(arr) if arr.ndim == 0 else tuple(float(v) for v in arr)
+
+
+def setting_number(value, name, **bounds):
+    """
+    Check one number of a settings record.
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        Field name for error messages.
+    **bounds
+        ``low``, ``strict``, ``high``, ``allow_inf`` of :func:`setting_numbers`.
+
+    Returns
+    -------
+    float
+        The number.
+
+    Raises
+    ------
+    InputError
+        Naming the field: not one number, or out of range.
+
+    """
+    checked = setting_numbers(value, name, **bounds)
+    if isinstance(checked, tuple):
+        raise InputError(name, f'must be one number, got {value!r}')
+    return checked
+
+
+def setting_integers(value, name, *, low=0):
+    """
+    Check the integers of a settings record (joint indices, counts).
+
+    Parameters
+    ----------
+    value : int or array_like
+        An integer, or a non-empty sequence of integers.
+    name : str
+        Field name for error messages.
+    low : int
+        Smallest value allowed.
+
+    Returns
+    -------
+    int or tuple of int
+        An int for a number, a tuple for a sequence.
+
+    Raises
+    ------
+    InputError
+        Naming the field: empty, not integers or below ``low``.
+
+    """
+    arr = np.array(value, dtype=object)
+    items = arr.ravel().tolist()
+    try:
+        ints = [int(v) for v in items]
+    except (TypeError, ValueError, OverflowError):
+        ints = None
+    if arr.ndim > 1 or not items or ints is None or any(
+            isinstance(v, (bool, np.bool_)) or v != i for v, i in zip(items, ints)):
+        raise InputError(name, f'expected integers, got {value!r}')
+    if min(ints) < low:
+        raise InputError(name, f'must be >= {low}, got {ints}')
+    return ints[0] if arr.ndim == 0 else tuple(ints)

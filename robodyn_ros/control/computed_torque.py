@@ -37,6 +37,8 @@ the loop-form :func:`~robodyn_ros.control.ct_step.ct_step` on the parts'
 records (one compiled call with numba and the C kernels).
 """
 
+import math
+
 import numpy as np
 
 from . import ct_step as step
@@ -50,6 +52,10 @@ from .vsst_step import tuner_dtype
 from ..errors import InputError
 
 FORMS = tuple(step.FORM_CODES)
+
+#: Longest time between two samples that the filters advance over [s] (a longer gap
+#: counts as this long; the control cycle's state timeout restarts the law sooner).
+MAX_GAP = 0.05
 
 
 class ComputedTorque(Controller):
@@ -117,6 +123,9 @@ class ComputedTorque(Controller):
         g['band_high'][:] = np.inf
         self.payload = self.estimator = self.tuner = None
         self._compiled = bool(compiled)
+        g['steps'] = 1
+        self._last_t = None
+        self._max_steps = max(1, int(round(MAX_GAP / self.period)))
         # Stand-ins for the parts this law does not use (the step leaves them alone).
         self._est = record(estimator_dtype(n, 2))
         self._tun = record(tuner_dtype(n, 10, 4))
@@ -224,8 +233,24 @@ class ComputedTorque(Controller):
 
     # ------------------------------------------------------------------ the law
     def _compiled_step(self, state, ref, out):
+        self._law[0]['steps'] = self._elapsed(state.t)
         return self._step(self._law, self._est, self._tun, self._handles, state.q, state.qd,
                           ref.q, ref.qd, ref.qdd, out.record)
+
+    def _elapsed(self, t):
+        """
+        Count the periods since the last sample from the step times (1 when unknown).
+
+        A loop that misses samples (a loaded host takes the newest board
+        report) calls the law less often than every period: the filters of
+        the estimator and the tuners then advance by the periods that
+        passed, not by one. At most :data:`MAX_GAP` worth of periods.
+        """
+        last, self._last_t = self._last_t, t
+        if last is None or not math.isfinite(t - last):
+            return 1
+        gap = round((t - last) / self.period)
+        return int(min(max(gap, 1), self._max_steps))
 
     def command_acceleration(self, q, qd, ref):
         """
@@ -255,6 +280,7 @@ class ComputedTorque(Controller):
         self._integrate(self._law, tau, saturated, self.n)
 
     def _on_restart(self, t, q, qd):
+        self._last_t = None
         self._integral[:] = 0.0
         if self.estimator is not None:
             self.estimator.restart_filters()
@@ -281,13 +307,19 @@ class ComputedTorque(Controller):
         Returns
         -------
         dict
-            ``payload_mass`` [kg] with an estimator; ``vsst_output`` (n,)
-            [tuner units] and ``vsst_residual`` ``w - phi*`` (n,) with tuners.
+            With an estimator: ``payload_mass`` [kg], ``payload_excitation``
+            (the windowed RMS of the inertial part of its regressor) [N m/kg]
+            and ``payload_frozen`` (the estimate held for want of excitation:
+            its value is the one reached while the motion excited it); with
+            tuners: ``vsst_output`` (n,) [tuner units] and ``vsst_residual``
+            ``w - phi*`` (n,).
 
         """
         out = {}
         if self.estimator is not None:
             out['payload_mass'] = self.estimator.mass
+            out['payload_excitation'] = self.estimator.excitation
+            out['payload_frozen'] = self.estimator.frozen
         if self.tuner is not None:
             out['vsst_output'] = self.tuner.output
             out['vsst_residual'] = self.tuner.residual.copy()

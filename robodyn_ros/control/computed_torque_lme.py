@@ -21,14 +21,14 @@ computed-torque law uses the model with that payload (Fig. 6.7 of the
 thesis: the LME broadcasts the estimate to the joint controllers, which
 update M and Q; the rest is computed torque). The estimator is a part
 composed into :class:`~robodyn_ros.control.computed_torque.ComputedTorque`,
-whose one sample runs it.
+whose one sample runs it; its settings are one record,
+:class:`~robodyn_ros.control.payload.PayloadEstimatorSettings`.
 """
 
 import numpy as np
 
 from .computed_torque import ComputedTorque
-from .filters import SEED003_REALTIME
-from .payload import PayloadEstimator, PayloadModel
+from .payload import PayloadEstimator, PayloadEstimatorSettings, PayloadModel
 from ..errors import InputError
 
 
@@ -42,64 +42,76 @@ class ComputedTorqueLME(ComputedTorque):
         The controller's model without the payload.
     period : float
         Sample period [s].
-    kp, kd, omega, zeta, form, ki, compiled
-        As for :class:`~robodyn_ros.control.computed_torque.ComputedTorque`.
-    payload_frame : str, optional
-        Frame the payload is fixed to (default the end effector).
-    payload_com : array_like
-        Payload centre of mass in that frame [m].
-    initial_mass : float
-        Initial estimate [kg] (seed 003: 1.5 kg).
-    forgetting : float
-        RLS forgetting factor (seed 003: about 0.98 for the load estimator).
-    variance : float
-        Initial RLS variance [kg^2].
-    mass_bounds : tuple of float
-        Bounds of the estimate [kg].
-    estimator_joints : sequence of int
-        Joints whose equations feed the estimator (seed 003: the waist, 0).
-    filter_coefficients : sequence of float
-        State-variable filter ``C(s)``, highest power first.
+    kp, kd : float or array_like
+        Gains [1/s^2, 1/s]; default seed 003's 1600 and 80, the outer loop
+        of all three of its laws (CT, CT+LME, MBVSST), so that CT+LME and
+        MBVSST differ by the tuners alone.
+    omega, zeta, form, ki, compiled
+        As for :class:`~robodyn_ros.control.computed_torque.ComputedTorque`
+        (``omega`` replaces the default gains).
+    estimator : PayloadEstimatorSettings
+        Where the payload is and how its mass is estimated (frame, centre of
+        mass, initial mass, forgetting, variance, bounds, joints, filter,
+        freeze); default :class:`~robodyn_ros.control.payload.PayloadEstimatorSettings`
+        (seed 003's as the thesis ran it:
+        :data:`~robodyn_ros.control.payload.SEED003_ESTIMATOR`).
     adapt : bool
-        Update the estimate (False freezes it at ``initial_mass``).
+        Update the estimate (False freezes it at the initial mass).
     **kwargs
         Passed to :class:`~robodyn_ros.control.base.Controller`.
+
+    Attributes
+    ----------
+    estimator_settings : PayloadEstimatorSettings
+        The settings it was built with.
 
     """
 
     law = 'computed_torque_lme'
-    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints')
-    option_arguments = {'theta0': 'initial_mass', 'joints': 'estimator_joints'}
+    law_options = ('payload_frame', 'initial_mass', 'forgetting', 'estimator_joints',
+                   'freeze_threshold')
+    option_arguments = {'theta0': 'initial_mass', 'joints': 'estimator_joints',
+                        'frame': 'payload_frame'}
+    #: Without gains or omega in the options, seed 003's kp 1600, kd 80 (the defaults below).
+    default_omega = None
 
-    def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
-                 form='tracking', ki=0.0, payload_frame=None, payload_com=(0.0, 0.0, 0.0),
-                 initial_mass=0.0, forgetting=0.98, variance=100.0, mass_bounds=(0.0, 50.0),
-                 estimator_joints=(0,), filter_coefficients=SEED003_REALTIME, adapt=True,
+    def __init__(self, model, period, kp=1600.0, kd=80.0, *, omega=None, zeta=1.0,
+                 form='tracking', ki=0.0, estimator=PayloadEstimatorSettings(), adapt=True,
                  compiled=True, **kwargs):
+        if not isinstance(estimator, PayloadEstimatorSettings):
+            raise InputError('estimator', f'must be a PayloadEstimatorSettings, got '
+                                          f'{estimator!r}')
+        if omega is not None:
+            kp = kd = None
         super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
                          compiled=compiled, **kwargs)
-        payload = PayloadModel(model, payload_frame, payload_com, dynamics=self.dynamics)
-        estimator = PayloadEstimator(
-            payload, self.period, initial=initial_mass, variance=variance,
-            forgetting=forgetting, bounds=mass_bounds, joints=estimator_joints,
-            filter_coefficients=filter_coefficients, compiled=compiled)
+        self.estimator_settings = s = estimator
+        payload = PayloadModel(model, s.frame, s.com, dynamics=self.dynamics)
+        part = PayloadEstimator(
+            payload, self.period, initial=s.initial_mass, variance=s.variance,
+            forgetting=s.forgetting, bounds=s.mass_bounds, joints=s.joints,
+            filter_coefficients=s.filter_coefficients, freeze_threshold=s.freeze_threshold,
+            excitation_window=s.excitation_window, compiled=compiled)
         self.adapt = bool(adapt)
-        self._attach_estimator(payload, estimator, self.adapt)
+        self._attach_estimator(payload, part, self.adapt)
 
     @classmethod
     def _keywords(cls, model, opts):
         kwargs = super()._keywords(model, opts)
+        settings = {}
         frame = opts.get('payload_frame')
         if frame is not None:
             if frame not in model.frame_names:
                 raise InputError('payload_frame', f'no frame {frame!r} in {model.name} '
                                                   f'(frames: {", ".join(model.frame_names)})')
-            kwargs['payload_frame'] = frame
-        for key in ('initial_mass', 'forgetting'):
+            settings['frame'] = frame
+        for key in ('initial_mass', 'forgetting', 'freeze_threshold'):
             if key in opts:
-                kwargs[key] = opts[key]
+                settings[key] = opts[key]
         if 'estimator_joints' in opts:
-            kwargs['estimator_joints'] = tuple(np.atleast_1d(opts['estimator_joints']))
+            settings['joints'] = tuple(np.atleast_1d(opts['estimator_joints']))
+        if settings:
+            kwargs['estimator'] = PayloadEstimatorSettings(**settings)
         return kwargs
 
     @property

@@ -39,7 +39,7 @@ import time
 import numpy as np
 
 from .base import JointReference, Mode
-from .filters import FilteredDifference
+from .filtered_difference import FilteredDifference
 from .state_check import StatePlausibility
 
 
@@ -178,7 +178,7 @@ class ControlCycle:
         self.plausibility.reset()
 
     # ------------------------------------------------------------------ cycle
-    def run(self, now, clock):
+    def run(self, now, clock, law_time=None):
         """
         Run one cycle.
 
@@ -188,6 +188,10 @@ class ControlCycle:
             Time [s, monotonic] (the state's age).
         clock : float
             Time on the trajectories' clock [s] (ROS time of the stamps).
+        law_time : float, optional
+            The state's own time [s] for the law (default ``now``): laws
+            with filters count the periods between their samples on it, so
+            the board's clock keeps them right when the loop misses reports.
 
         Returns
         -------
@@ -208,7 +212,7 @@ class ControlCycle:
             self._resume(q, now)
             ref = self._reference(q, clock) if np.isfinite(q).all() else None
             before = time.monotonic()
-            tau, status = ctl.step(now, q, qd, ref)
+            tau, status = ctl.step(now if law_time is None else law_time, q, qd, ref)
             law_time = time.monotonic() - before
         if status.mode == Mode.ZERO:
             release = self.commanding

@@ -61,7 +61,9 @@ def law_dtype(n):
     Returns
     -------
     numpy.dtype
-        ``form`` (a :data:`FORM_CODES` value), ``period`` [s], the parts in
+        ``form`` (a :data:`FORM_CODES` value), ``steps`` (periods since
+        the last sample, >= 1: more when the loop missed samples),
+        ``period`` [s], the parts in
         use (``adapt``: estimator sampled, ``payload``: estimate in the
         model, ``tune``: tuners), gains ``kp``, ``kd``, ``ki``, the error
         ``integral``, its ``band_low`` / ``band_high``, the torque ``limit``,
@@ -70,7 +72,8 @@ def law_dtype(n):
     """
     cap = capacity(n)
     vec = (np.float64, (cap,))
-    return np.dtype([('form', np.int64), ('period', np.float64), ('adapt', np.bool_),
+    return np.dtype([('form', np.int64), ('steps', np.int64), ('period', np.float64),
+                     ('adapt', np.bool_),
                      ('payload', np.bool_), ('tune', np.bool_), ('kp',) + vec, ('kd',) + vec,
                      ('ki',) + vec, ('integral',) + vec, ('band_low',) + vec,
                      ('band_high',) + vec, ('limit',) + vec, ('relay',) + vec,
@@ -117,12 +120,16 @@ def ct_step(g, est, tuner, kernels, q, qd, rq, rqd, rqdd, out):
     ``g``, ``est``, ``tuner`` and ``out`` are the records of the law, the
     payload estimator, the tuners and the outputs (the parts the law does
     not use are left alone). On entry ``out['tau']`` is the torque applied
-    over the sample that just ended (the estimator's input); on return the
-    new saturated torque, or garbage with ``BAD_TORQUE``.
+    since the last sample (the estimator's input) and ``g['steps']`` the
+    periods that passed since then (the filters of the estimator and the
+    tuners advance that many, the integral integrates over them); on return
+    the new saturated torque, or garbage with ``BAD_TORQUE``.
     """
     n = q.shape[0]
     tau, sat, e = out['tau'][:n], out['saturated'][:n], out['error'][:n]
+    steps = max(g['steps'], 1)
     if g['adapt']:
+        est['steps'] = steps
         estimator_sample(est, kernels, q, tau)
     work = g['work']
     w = work[W][:n]
@@ -135,14 +142,15 @@ def ct_step(g, est, tuner, kernels, q, qd, rq, rqd, rqdd, out):
     if g['tune']:
         setpoint = work[SETPOINT][:n]
         tuner_setpoint(tuner, rq, rqd, rqdd, setpoint)
+        tuner['steps'] = steps
         tuner_step(tuner, q, setpoint)
         u, relay = tuner['u'], g['relay']
         for j in range(n):
             tau[j] = tau[j] + (relay[j] * u[j] if relay[j] != 0.0 else 0.0)
     code = saturate(tau, g['limit'], tau, sat, n)
     if code != BAD_TORQUE and integral_on(g, n):
-        integrate_error(g['integral'], e, tau, sat, g['period'], g['band_low'], g['band_high'],
-                        n)
+        integrate_error(g['integral'], e, tau, sat, g['period'] * steps, g['band_low'],
+                        g['band_high'], n)
     return code
 
 

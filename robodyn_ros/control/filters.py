@@ -40,8 +40,8 @@ Its state is a record (:func:`filter_dtype`) that the loop-form functions
 on, compiled or not (:mod:`.jit`); an estimator that owns a filter nests the
 record in its own.
 
-:class:`FilteredDifference` is the simple alternative: backward differences
-smoothed by a first-order low-pass filter.
+:class:`~.filtered_difference.FilteredDifference` is the simple
+alternative: backward differences smoothed by a first-order low-pass filter.
 """
 
 import functools
@@ -315,6 +315,26 @@ class StateVariableFilter:
         self.phi[...], self.g0[...], self.g1[...] = m
         self._dt_key = key
 
+    def prepare(self, dt=None):
+        """
+        Load the compiled update and discretise for ``dt`` now, not in a loop's first sample.
+
+        The first call of the compiled code loads it from numba's disk
+        cache (or compiles it): tenths of a second an I/O loop must not
+        spend on its first report. The filter's state is left as it was.
+
+        Parameters
+        ----------
+        dt : float, optional
+            Expected sample time [s] (default the period; none: only load).
+
+        """
+        h = self.period if dt is None else float(dt)
+        if h is not None and 0.0 < h <= self.max_gap:
+            self._discretise(h)
+        _call(self.state.copy(), np.zeros(self.channels), _START, False, 0.0,
+              np.empty((self.order + 1, self.channels)))
+
     @property
     def started(self):
         """Whether the filter has a state (bool)."""
@@ -446,69 +466,3 @@ class StateVariableFilter:
         period = 'None' if self.period is None else f'{self.period:g}'
         return (f'StateVariableFilter(C={list(self.coefficients)}, period={period}, '
                 f'channels={self.channels}, hold={self.hold!r})')
-
-
-class FilteredDifference:
-    """
-    Velocity and acceleration by backward differences and a first-order low-pass filter.
-
-    Parameters
-    ----------
-    period : float
-        Sample period [s].
-    cutoff : float
-        Cut-off frequency of the low-pass filters [Hz] (below Nyquist).
-    channels : int
-        Number of signals.
-
-    """
-
-    def __init__(self, period, cutoff, channels=1):
-        if not (math.isfinite(period) and period > 0.0):
-            raise InputError('period', f'must be finite and > 0, got {period}')
-        if not (math.isfinite(cutoff) and 0.0 < cutoff < 0.5 / period):
-            raise InputError('cutoff', f'must be in (0, {0.5 / period:g}) Hz, got {cutoff}')
-        self.period = float(period)
-        self.cutoff = float(cutoff)
-        self.channels = int(channels)
-        self._alpha = math.exp(-2.0 * math.pi * cutoff * period)
-        self._q = None
-        self._v = None
-        self._a = None
-
-    def reset(self):
-        """Forget the history (the next sample restarts at rest)."""
-        self._q = None
-
-    def update(self, q):
-        """
-        Add a sample.
-
-        Parameters
-        ----------
-        q : array_like
-            Positions, one per channel.
-
-        Returns
-        -------
-        tuple of numpy.ndarray
-            ``(q, velocity, acceleration)`` estimates [unit, unit/s, unit/s^2].
-
-        """
-        q = np.asarray(q, dtype=float).reshape(-1)
-        if q.shape != (self.channels,):
-            raise InputError('q', f'expected {self.channels} values, got {q.shape}')
-        if self._q is None:
-            self._q = q.copy()
-            self._v = np.zeros(self.channels)
-            self._a = np.zeros(self.channels)
-            return q.copy(), self._v.copy(), self._a.copy()
-        al = self._alpha
-        v = al * self._v + (1.0 - al) * (q - self._q) / self.period
-        self._a = al * self._a + (1.0 - al) * (v - self._v) / self.period
-        self._v = v
-        self._q = q.copy()
-        return q.copy(), v.copy(), self._a.copy()
-
-    def __repr__(self):
-        return f'FilteredDifference(period={self.period:g}, cutoff={self.cutoff:g} Hz)'

@@ -147,8 +147,19 @@ def call_kernel(kernels, index, arrays):
     arrays : tuple of numpy.ndarray
         Its arguments; the last receives the result.
 
+    Notes
+    -----
+    As the C functions called by address (which check nothing), a NaN or
+    infinite input gives NaN results (the Python entry points refuse it with
+    ``ValueError``), so the law sees a bad torque in both forms.
+
     """
-    kernels[index](*arrays)
+    try:
+        kernels[index](*arrays)
+    except ValueError:
+        if all(np.isfinite(a).all() for a in arrays[:-1]):
+            raise
+        arrays[-1][...] = np.nan
 
 
 def all_finite(values):

@@ -98,8 +98,12 @@ CATALOGUE = {o.name: o for o in (
            high=1000.0),
     Option('forgetting', 'double', 'RLS forgetting factor' + _UNSET, low=0.5, high=1.0),
     Option('estimator_joints', 'integers', 'Joints (0-based indices) whose torque equations '
-           'feed the payload estimator (unset: joint 0, the waist, as in seed 003; joints '
-           'carrying gravity load estimate faster and steadier)', low=0),
+           'feed the payload estimator (unset: every joint; seed 003 used joint 0, the waist, '
+           'alone, which a payload barely loads on most arms)', low=0),
+    Option('freeze_threshold', 'double', 'Payload estimator: hold the estimate while its '
+           "excitation, the windowed RMS torque per kg of the payload's inertia on the "
+           'estimating joints, is below this (at rest and at constant velocity; 0: never '
+           'hold)' + _UNSET + ' [N m/kg]', low=0.0, high=1e6),
     Option('relay_fraction', 'double', 'MBVSST relay amplitude / torque limit' + _UNSET,
            low=0.0, high=1.0),
     Option('torque_scale', 'doubles', 'MBVSST torque per tuner unit (unset: from '

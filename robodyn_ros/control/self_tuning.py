@@ -30,11 +30,15 @@ friction, discontinuous in the velocity, is biased by any filter).
 The computed-torque law then uses the estimate: ``tau = Y_b(q, qd, w)
 beta_hat``. Estimates are projected onto a box around the initial model
 (``bound_fraction`` of each value, at least a floor) so they stay bounded.
+The estimator's settings are one record, :class:`ParameterEstimatorSettings`.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from .base import Controller
+from .checks import setting_number, setting_numbers
 from .computed_torque import ComputedTorque
 from .filters import StateVariableFilter
 from .parameter_model import BaseParameterModel
@@ -43,6 +47,9 @@ from ..errors import InputError
 
 #: ``C(s) = (s / 50 + 1)^2``: double pole at -50 rad/s.
 DEFAULT_FILTER = (4e-4, 0.04, 1.0)
+
+#: Friction columns the regressor can have.
+FRICTION_COLUMNS = ('auto', 'symmetric', 'asymmetric', 'none')
 
 
 def parameter_box(nominal, fraction, floor_fraction=1e-3):
@@ -68,6 +75,60 @@ def parameter_box(nominal, fraction, floor_fraction=1e-3):
     return fraction * np.maximum(np.abs(nominal), floor_fraction * scale)
 
 
+@dataclass(frozen=True)
+class ParameterEstimatorSettings:
+    """
+    Settings of the base-parameter estimator of the self-tuning law.
+
+    Every field is checked (sequences made tuples) when the record is made.
+
+    Attributes
+    ----------
+    forgetting : float
+        RLS forgetting factor in (0, 1] [-].
+    variance_fraction : float
+        Initial standard deviation of each parameter relative to its
+        initial value (with the box floor) [-]: the prior belief in the
+        model (0.3: about 30 %). Larger values learn faster but pass
+        through wilder estimates (a mass matrix that is not positive
+        definite) in the first seconds.
+    bound_fraction : float
+        Relative half-width of the estimate box [-] (0.5: each base
+        parameter stays within 50 % of its initial value).
+    friction : {'auto', 'symmetric', 'asymmetric', 'none'}
+        Friction columns of the regressor (which friction coefficients are
+        estimated).
+    filter_coefficients : tuple of float
+        State-variable filter ``C(s)``, highest power first, degree >= 2
+        (coefficient of ``s^k`` in [s^k]); default :data:`DEFAULT_FILTER`.
+
+    """
+
+    forgetting: float = 0.999
+    variance_fraction: float = 0.3
+    bound_fraction: float = 0.5
+    friction: str = 'auto'
+    filter_coefficients: tuple = DEFAULT_FILTER
+
+    def __post_init__(self):
+        checked = {
+            'forgetting': setting_number(self.forgetting, 'forgetting', low=0.0, strict=True,
+                                         high=1.0),
+            'variance_fraction': setting_number(self.variance_fraction, 'variance_fraction',
+                                                low=0.0, strict=True),
+            'bound_fraction': setting_number(self.bound_fraction, 'bound_fraction', low=0.0),
+            'filter_coefficients': setting_numbers(self.filter_coefficients,
+                                                   'filter_coefficients'),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+        if self.friction not in FRICTION_COLUMNS:
+            raise InputError('friction', "must be 'auto', 'symmetric', 'asymmetric' or 'none', "
+                                         f'got {self.friction!r}')
+        if not isinstance(self.filter_coefficients, tuple) or len(self.filter_coefficients) < 3:
+            raise InputError('filter_coefficients', 'C(s) must have degree >= 2')
+
+
 class SelfTuningComputedTorque(ComputedTorque):
     """
     Computed torque on base parameters estimated by RLS.
@@ -80,28 +141,21 @@ class SelfTuningComputedTorque(ComputedTorque):
         Sample period [s].
     kp, kd, omega, zeta, form, ki
         As for :class:`~robodyn_ros.control.computed_torque.ComputedTorque`.
-    forgetting : float
-        RLS forgetting factor.
-    variance_fraction : float
-        Initial standard deviation of each parameter relative to its
-        initial value (with the box floor): the prior belief in the model
-        (0.3: about 30 %). Larger values learn faster but pass through
-        wilder estimates (a mass matrix that is not positive definite)
-        in the first seconds.
-    bound_fraction : float
-        Relative half-width of the estimate box (0.5: each base parameter
-        stays within 50 % of its initial value).
-    friction : str
-        Friction columns of the regressor.
-    filter_coefficients : sequence of float, optional
-        State-variable filter ``C(s)``, highest power first, degree >= 2;
-        default :data:`DEFAULT_FILTER`.
+    estimator : ParameterEstimatorSettings
+        Forgetting, prior, estimate box, friction columns and filter of the
+        estimator.
     adapt : bool
         Update the estimate.
     parameter_model : BaseParameterModel, optional
-        Precomputed base parameters of ``model``.
+        Precomputed base parameters of ``model`` (with the friction columns
+        of ``estimator``).
     **kwargs
         Passed to :class:`~robodyn_ros.control.base.Controller`.
+
+    Attributes
+    ----------
+    estimator_settings : ParameterEstimatorSettings
+        The settings it was built with.
 
     """
 
@@ -109,22 +163,25 @@ class SelfTuningComputedTorque(ComputedTorque):
     law_options = ('forgetting',)
 
     def __init__(self, model, period, kp=None, kd=None, *, omega=None, zeta=1.0,
-                 form='tracking', ki=0.0, forgetting=0.999, variance_fraction=0.3,
-                 bound_fraction=0.5, friction='auto', filter_coefficients=DEFAULT_FILTER,
-                 adapt=True, parameter_model=None, **kwargs):
+                 form='tracking', ki=0.0, estimator=ParameterEstimatorSettings(), adapt=True,
+                 parameter_model=None, **kwargs):
+        if not isinstance(estimator, ParameterEstimatorSettings):
+            raise InputError('estimator', f'must be a ParameterEstimatorSettings, got '
+                                          f'{estimator!r}')
         super().__init__(model, period, kp, kd, omega=omega, zeta=zeta, form=form, ki=ki,
                          **kwargs)
-        if len(filter_coefficients) < 3:
-            raise InputError('filter_coefficients', 'C(s) must have degree >= 2')
-        self.params = parameter_model or BaseParameterModel(model, friction)
+        self.estimator_settings = s = estimator
+        self.params = parameter_model or BaseParameterModel(model, s.friction)
         beta0 = self.params.nominal
-        half = parameter_box(beta0, bound_fraction)
-        spread = parameter_box(beta0, variance_fraction)
-        self.rls = RecursiveLeastSquares(beta0, spread ** 2, forgetting, beta0 - half,
+        half = parameter_box(beta0, s.bound_fraction)
+        spread = parameter_box(beta0, s.variance_fraction)
+        self.rls = RecursiveLeastSquares(beta0, spread ** 2, s.forgetting, beta0 - half,
                                          beta0 + half)
         n = self.n
-        self._q_filter = StateVariableFilter(filter_coefficients, self.period, n, hold='linear')
-        self._tau_filter = StateVariableFilter(filter_coefficients, self.period, n, hold='zero')
+        self._q_filter = StateVariableFilter(s.filter_coefficients, self.period, n,
+                                             hold='linear')
+        self._tau_filter = StateVariableFilter(s.filter_coefficients, self.period, n,
+                                               hold='zero')
         c = self._q_filter.coefficients
         self._settle = int(round(c[-2] / c[-1] / self.period))
         self._count = 0
@@ -137,7 +194,7 @@ class SelfTuningComputedTorque(ComputedTorque):
     def _keywords(cls, model, opts):
         kwargs = super()._keywords(model, opts)
         if 'forgetting' in opts:
-            kwargs['forgetting'] = opts['forgetting']
+            kwargs['estimator'] = ParameterEstimatorSettings(forgetting=opts['forgetting'])
         return kwargs
 
     @property

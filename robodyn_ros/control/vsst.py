@@ -48,37 +48,124 @@ reference's derivatives), so that the sliding surface is ``P(s) e = e' + e =
 zero. The thesis's remark that a set-point filter did not help concerns a
 different filter, whose expression is lost.
 
-The tuners' state is one record (:func:`~.vsst_step.tuner_dtype`), which the
-loop-form sample :func:`~.vsst_step.tuner_step` works on (compiled with
-numba, see :mod:`.jit`); the design (emulator, filter bank) is
-:mod:`.vsst_bank`.
+The design constants are one settings record, :class:`SelfTunerSettings`,
+whose defaults are Appendix C's. The tuners' state is one record
+(:func:`~.vsst_step.tuner_dtype`), which the loop-form sample
+:func:`~.vsst_step.tuner_step` works on (compiled with numba, see
+:mod:`.jit`); the design (emulator, filter bank) is :mod:`.vsst_bank`.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from .base import Controller
-from .checks import as_vector, per_joint
+from .checks import as_vector, per_joint, setting_number, setting_numbers
 from .jit import compiled, jitable, record
 from .vsst_bank import emulator_design, filter_bank
 from .vsst_step import tuner_dtype, tuner_setpoint, tuner_step
 from ..errors import InputError
 
-__all__ = ['APPENDIX_C', 'TUNER_OPTIONS', 'SelfTuningRelay', 'VariableStructureSelfTuner',
+__all__ = ['SelfTunerSettings', 'SelfTuningRelay', 'VariableStructureSelfTuner',
            'emulator_design']
 
-#: Seed 003 Appendix C.
-APPENDIX_C = {
-    'a': (1.0, 2.0, 1.0), 'b': (1.0,), 'p': (1.0, 1.0), 'c': (1.0, 1.0), 'cs': (1.0, 1.0),
-    'initial_variance': 1e5, 'forget_time': 1000.0, 'u_max': 10.0, 'u_min': -10.0,
-    'small': 1e-4, 'integral_action': True, 'switched': True,
-}
+SETPOINTS = ('model', 'position')
 
-#: Keyword options of :class:`VariableStructureSelfTuner` (besides n and period).
-TUNER_OPTIONS = frozenset(APPENDIX_C) | {'boundary', 'setpoint', 'compiled'}
+
+@dataclass(frozen=True)
+class SelfTunerSettings:
+    """
+    Design of the per-joint VS self-tuners; the defaults are seed 003's Appendix C.
+
+    Polynomials are in ``s`` [1/s per power], highest power first. Every
+    field is checked (polynomials trimmed and made tuples) when the record
+    is made; a per-joint ``boundary`` is checked against the number of
+    joints where it is used.
+
+    Attributes
+    ----------
+    a, b : tuple of float
+        Assumed system ``B / A`` (initial emulator): ``A = s^2 + 2 s + 1``,
+        ``B = 1``.
+    p, c, cs : tuple of float
+        Emulator, observer and realisability polynomials (all ``s + 1``).
+    initial_variance : float
+        Initial RLS variance of the emulator parameters [-] (1e5).
+    forget_time : float
+        Forgetting time constant [s]: ``lambda = exp(-period / forget_time)``
+        (1000 s; ``inf`` for none).
+    u_max, u_min : float
+        Output limits [tuner units, the thesis's DAC volts] (+-10).
+    small : float
+        Smallest accepted ``phi*(1) - phi*(0)`` [tuner units] (1e-4).
+    integral_action : bool
+        Estimate an offset ``d`` (integral action).
+    switched : bool
+        Relay output (the nearer limit).
+    boundary : float or tuple of float
+        Boundary layer ``Phi`` [tuner units], one or one per joint (replaces
+        the relay where > 0; 0, the relay, is Appendix C's).
+    setpoint : {'model', 'position'}
+        Set-point ``w = P(s) q_ref`` or the thesis's literal ``w = q_ref``
+        (see the module docstring).
+
+    """
+
+    a: tuple = (1.0, 2.0, 1.0)
+    b: tuple = (1.0,)
+    p: tuple = (1.0, 1.0)
+    c: tuple = (1.0, 1.0)
+    cs: tuple = (1.0, 1.0)
+    initial_variance: float = 1e5
+    forget_time: float = 1000.0
+    u_max: float = 10.0
+    u_min: float = -10.0
+    small: float = 1e-4
+    integral_action: bool = True
+    switched: bool = True
+    boundary: float = 0.0
+    setpoint: str = 'model'
+
+    def __post_init__(self):
+        for name in ('a', 'b', 'p', 'c', 'cs'):
+            object.__setattr__(self, name, tuple(_poly(getattr(self, name), name).tolist()))
+        checked = {
+            'initial_variance': setting_number(self.initial_variance, 'initial_variance',
+                                               low=0.0, strict=True),
+            'forget_time': setting_number(self.forget_time, 'forget_time', low=0.0,
+                                          strict=True, allow_inf=True),
+            'u_max': setting_number(self.u_max, 'u_max'),
+            'u_min': setting_number(self.u_min, 'u_min'),
+            'small': setting_number(self.small, 'small', low=0.0, strict=True),
+            'integral_action': bool(self.integral_action),
+            'switched': bool(self.switched),
+            'boundary': setting_numbers(self.boundary, 'boundary', low=0.0),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+        if len(self.a) < 2:
+            raise InputError('a', 'the assumed system must have degree >= 1')
+        eb, f = emulator_design(*(np.array(v) for v in (self.a, self.b, self.p, self.c)))
+        nc = len(self.c) - 1
+        if eb.size - 1 > nc or f.size - 1 > nc:
+            raise InputError('c', 'deg C too small for the emulator (need deg C >= deg EB and '
+                                  '>= deg A - 1)')
+        if len(self.p) > len(self.cs):
+            raise InputError('cs', 'deg Cs must be >= deg P (P / Cs proper)')
+        if not (self.u_max > self.u_min):
+            raise InputError('u_max', f'must exceed u_min ({self.u_min}), got {self.u_max}')
+        if self.setpoint not in SETPOINTS:
+            raise InputError('setpoint', f"must be 'model' or 'position', got "
+                                         f'{self.setpoint!r}')
+        if self.setpoint == 'model' and len(self.p) > 3:
+            raise InputError('p', "setpoint='model' supports deg P <= 2")
 
 
 def _poly(coeffs, name):
-    c = np.trim_zeros(np.asarray(coeffs, dtype=float), 'f')
+    try:
+        c = np.trim_zeros(np.asarray(coeffs, dtype=float).reshape(-1), 'f')
+    except (TypeError, ValueError):
+        c = np.zeros(0)
     if c.size == 0 or not np.all(np.isfinite(c)):
         raise InputError(name, f'must be a finite non-zero polynomial, got {coeffs!r}')
     return c
@@ -106,32 +193,16 @@ class VariableStructureSelfTuner:
         Number of joints.
     period : float
         Sample period [s] (Appendix C: 0.008251 s).
-    a, b : sequence of float
-        Assumed system ``B / A`` (initial emulator), highest power first.
-    p, c, cs : sequence of float
-        Emulator, observer and realisability polynomials.
-    initial_variance : float
-        Initial RLS variance.
-    forget_time : float
-        Forgetting time constant [s]: ``lambda = exp(-period / forget_time)``.
-    u_max, u_min : float
-        Output limits (tuner units).
-    small : float
-        Smallest accepted ``phi*(1) - phi*(0)``.
-    integral_action : bool
-        Estimate an offset ``d``.
-    switched : bool
-        Relay output (the nearer limit).
-    boundary : float or array_like
-        Boundary layer ``Phi`` (replaces the relay when > 0).
-    setpoint : {'model', 'position'}
-        See the module docstring.
+    settings : SelfTunerSettings
+        The design (default Appendix C's, with ``setpoint='model'``).
     compiled : bool
         Run the sample compiled when numba is installed (same numbers as
         the Python run of the same code).
 
     Attributes
     ----------
+    settings : SelfTunerSettings
+        The design it was built with.
     state : numpy.ndarray
         The record (:func:`~.vsst_step.tuner_dtype`).
     theta, cov, residual, boundary : numpy.ndarray
@@ -140,51 +211,32 @@ class VariableStructureSelfTuner:
 
     """
 
-    def __init__(self, n, period, *, a=APPENDIX_C['a'], b=APPENDIX_C['b'], p=APPENDIX_C['p'],
-                 c=APPENDIX_C['c'], cs=APPENDIX_C['cs'],
-                 initial_variance=APPENDIX_C['initial_variance'],
-                 forget_time=APPENDIX_C['forget_time'], u_max=APPENDIX_C['u_max'],
-                 u_min=APPENDIX_C['u_min'], small=APPENDIX_C['small'],
-                 integral_action=APPENDIX_C['integral_action'],
-                 switched=APPENDIX_C['switched'], boundary=0.0, setpoint='model',
-                 compiled=True):
-        named = ((a, 'a'), (b, 'b'), (p, 'p'), (c, 'c'), (cs, 'cs'))
-        a, b, p, c, cs = (_poly(v, k) for v, k in named)
-        if a.size < 2:
-            raise InputError('a', 'the assumed system must have degree >= 1')
+    def __init__(self, n, period, settings=SelfTunerSettings(), *, compiled=True):
+        if not isinstance(settings, SelfTunerSettings):
+            raise InputError('settings', f'must be a SelfTunerSettings, got {settings!r}')
+        self.settings = st = settings
+        a, b, p, c, cs = (np.array(v) for v in (st.a, st.b, st.p, st.c, st.cs))
         eb, f = emulator_design(a, b, p, c)
-        nc, ncs = c.size - 1, cs.size - 1
-        if eb.size - 1 > nc or f.size - 1 > nc:
-            raise InputError('c', 'deg C too small for the emulator (need deg C >= deg EB and '
-                                  '>= deg A - 1)')
-        if p.size - 1 > ncs:
-            raise InputError('cs', 'deg Cs must be >= deg P (P / Cs proper)')
-        if not (u_max > u_min):
-            raise InputError('u_max', f'must exceed u_min ({u_min}), got {u_max}')
-        if setpoint not in ('model', 'position'):
-            raise InputError('setpoint', f"must be 'model' or 'position', got {setpoint!r}")
-        if setpoint == 'model' and p.size > 3:
-            raise InputError('p', "setpoint='model' supports deg P <= 2")
         self.n, self.period = int(n), float(period)
         self.p = p
-        self.u_max, self.u_min, self.small = float(u_max), float(u_min), float(small)
-        self.switched = bool(switched)
-        self.setpoint = setpoint
-        self.forgetting = float(np.exp(-self.period / forget_time))
-        self.initial_variance = float(initial_variance)
-        ng, nf, offset = eb.size, f.size, bool(integral_action)
+        self.u_max, self.u_min, self.small = st.u_max, st.u_min, st.small
+        self.switched = st.switched
+        self.setpoint = st.setpoint
+        self.forgetting = float(np.exp(-self.period / st.forget_time))
+        self.initial_variance = st.initial_variance
+        ng, nf, offset = eb.size, f.size, st.integral_action
         self.size = size = ng + nf + (1 if offset else 0)
         bank = filter_bank(p, c, cs, self.period, ng, nf, offset)
         self.state = record(tuner_dtype(self.n, bank.size, size))
         t = self.state[0]
         self._fill(t, bank, ng)
         self.boundary = t['boundary'][:self.n]
-        self.boundary[:] = per_joint(boundary, self.n, 'boundary', low=0.0)
+        self.boundary[:] = per_joint(st.boundary, self.n, 'boundary', low=0.0)
         # Parameter order: s^0 .. s^k coefficients (ascending) of EB, then of F, then d.
         theta0 = np.concatenate([eb[::-1], f[::-1], [0.0] if offset else []])
         self._theta0 = np.tile(theta0, (self.n, 1))
         lower = np.full(size, -1e6)
-        lower[0] = small
+        lower[0] = st.small
         t['lower'][:size], t['upper'][:size] = lower, 1e6
         self.theta = t['theta'][:self.n, :size]
         self.cov = t['cov'][:self.n, :size, :size]
@@ -297,22 +349,25 @@ class SelfTuningRelay(Controller):
         Torque per tuner unit [N m].
     joints : sequence of int, optional
         Joints driven by a tuner (others get zero torque); default all.
+    tuner : SelfTunerSettings
+        Design of the tuners (default Appendix C's).
+    compiled : bool
+        Run the tuners' sample compiled when numba is installed.
     **kwargs
-        Passed to :class:`~robodyn_ros.control.base.Controller`, and the
-        tuner options to :class:`VariableStructureSelfTuner`.
+        Passed to :class:`~robodyn_ros.control.base.Controller`.
 
     """
 
     law = 'vsst'
 
-    def __init__(self, model, period, torque_scale, *, joints=None, **kwargs):
-        tuner = {k: kwargs.pop(k) for k in list(kwargs) if k in TUNER_OPTIONS}
+    def __init__(self, model, period, torque_scale, *, joints=None, tuner=SelfTunerSettings(),
+                 compiled=True, **kwargs):
         super().__init__(model, period, **kwargs)
         self.torque_scale = per_joint(torque_scale, self.n, 'torque_scale', low=0.0)
         mask = np.zeros(self.n, dtype=bool)
         mask[list(range(self.n)) if joints is None else list(joints)] = True
         self.mask = mask
-        self.tuner = VariableStructureSelfTuner(self.n, self.period, **tuner)
+        self.tuner = VariableStructureSelfTuner(self.n, self.period, tuner, compiled=compiled)
 
     def _on_restart(self, t, q, qd):
         self.tuner.restart()

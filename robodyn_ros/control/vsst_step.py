@@ -51,21 +51,23 @@ def tuner_dtype(n, size, p):
         Sizes, the bank's matrices, the per-joint state ``z`` (size, n),
         estimates ``theta`` (n, p) and covariances ``cov`` (n, p, p), the
         RLS and relay settings, the set-point polynomial, the outputs ``u``,
-        ``residual`` and set-point ``w`` (n,), and work space.
+        ``residual`` and set-point ``w`` (n,), the periods since the last
+        sample ``steps`` and its angles ``y_prev`` (n,), and work space.
 
     """
     nn, ss, pp = capacity(n), capacity(size, 16), capacity(p, 8)
     f8 = np.float64
     return np.dtype([
         ('n', np.int64), ('size', np.int64), ('p', np.int64), ('ng', np.int64),
-        ('iu', np.int64), ('i1', np.int64), ('n_setpoint', np.int64), ('started', np.bool_),
+        ('iu', np.int64), ('i1', np.int64), ('n_setpoint', np.int64), ('steps', np.int64),
+        ('started', np.bool_),
         ('switched', np.bool_), ('forgetting', f8), ('var_cap', f8), ('small', f8),
         ('u_min', f8), ('u_max', f8), ('setpoint', f8, (3,)),
         ('a', f8, (ss, ss)), ('b', f8, (ss,)), ('m_id', f8, (pp, ss)), ('m_target', f8, (ss,)),
         ('m_em', f8, (pp, ss)), ('unit', f8, (pp,)), ('dc_u', f8, (ss,)), ('dc_y', f8, (ss,)),
         ('lower', f8, (pp,)), ('upper', f8, (pp,)), ('boundary', f8, (nn,)),
         ('z', f8, (ss, nn)), ('theta', f8, (nn, pp)), ('cov', f8, (nn, pp, pp)),
-        ('u', f8, (nn,)), ('residual', f8, (nn,)), ('w', f8, (nn,)),
+        ('u', f8, (nn,)), ('residual', f8, (nn,)), ('w', f8, (nn,)), ('y_prev', f8, (nn,)),
         ('z_new', f8, (ss,)), ('x', f8, (pp,)), ('px', f8, (pp,)), ('gain', f8, (pp,)),
         ('theta_new', f8, (pp,)), ('cov_new', f8, (pp, pp))], align=True)
 
@@ -88,8 +90,14 @@ def tuner_setpoint(t, rq, rqd, rqdd, w):
 
 @jitable
 def _advance(t, y):
-    """Advance every joint's filter bank: start at rest, or ``Z <- A Z + b y``."""
-    n, size, z = t['n'], t['size'], t['z']
+    """
+    Advance every joint's filter bank: start at rest, or ``Z <- A Z + b y``.
+
+    Over ``t['steps']`` periods (a loop that missed samples) the bank
+    advances that many times, the angle interpolated linearly from the last
+    sample's and the input held.
+    """
+    n, size, z, y_prev = t['n'], t['size'], t['z'], t['y_prev']
     if not t['started']:   # steady state of the current input and angle
         iu, dc_u, dc_y = t['iu'], t['dc_u'], t['dc_y']
         for j in range(n):
@@ -97,17 +105,22 @@ def _advance(t, y):
             for i in range(size):
                 z[i, j] = dc_u[i] * u_prev + dc_y[i] * y[j]
             z[t['i1'], j] = 1.0
+            y_prev[j] = y[j]
         t['started'] = True
         return False
     a, b, z_new = t['a'], t['b'], t['z_new']
+    steps = max(t['steps'], 1)
     for j in range(n):
-        for i in range(size):
-            acc = b[i] * y[j]
-            for k in range(size):
-                acc += a[i, k] * z[k, j]
-            z_new[i] = acc
-        for i in range(size):
-            z[i, j] = z_new[i]
+        for s in range(1, steps + 1):
+            ys = y_prev[j] + (y[j] - y_prev[j]) * (s / steps)
+            for i in range(size):
+                acc = b[i] * ys
+                for k in range(size):
+                    acc += a[i, k] * z[k, j]
+                z_new[i] = acc
+            for i in range(size):
+                z[i, j] = z_new[i]
+        y_prev[j] = y[j]
     return True
 
 

@@ -66,6 +66,10 @@ class DemoConfig:
     board_control : bool
         Open the simulated board's control channel (fault injection, its
         true state), as the fault campaign does.
+    record : bool
+        Write the MCAP recording of the run (benchmarks leave it out).
+    board_arguments : list of str
+        Extra command-line arguments of ``robodyn sim-board``.
     hardware_parameters : dict
         Extra parameters of the hardware interface (name to value).
     hardware : {'board', 'cia402'}
@@ -91,6 +95,8 @@ class DemoConfig:
     start_timeout: float = 60.0
     domain_id: int = -1
     board_control: bool = False
+    record: bool = True
+    board_arguments: list = field(default_factory=list)
     hardware_parameters: dict = field(default_factory=dict)
     hardware: str = 'board'
 

@@ -134,7 +134,7 @@ def board_command(cfg, python=sys.executable):
     if cfg.payload > 0.0:
         argv += ['--payload', f'{cfg.payload:g}', '--payload-com',
                  *[f'{c:g}' for c in cfg.payload_com]]
-    return argv
+    return argv + [str(a) for a in cfg.board_arguments]
 
 
 def gravity_joints(model, share=0.3):
@@ -144,7 +144,7 @@ def gravity_joints(model, share=0.3):
     Parameters
     ----------
     model : RobotModel
-        The robot.
+        The robot (payload at its end effector).
     share : float
         Keep joints with at least this share of the largest sensitivity.
 
@@ -152,15 +152,12 @@ def gravity_joints(model, share=0.3):
     -------
     list of int
         Joint indices (0-based), for the payload estimator: a payload
-        shows in their torque even at rest, unlike the waist's.
+        shows in their torque even at rest, unlike the waist's (the
+        estimator's own default, :func:`~robodyn_ros.control.payload.gravity_joints`).
 
     """
-    from ..dynamics import gravity_torques
-    q = model.home_configuration()
-    sens = np.abs(gravity_torques(model.with_payload(1.0), q) - gravity_torques(model, q))
-    if not sens.max() > 0.0:
-        return [0]
-    return [int(j) for j in np.flatnonzero(sens >= share * sens.max())]
+    from ..control.payload import gravity_joints as payload_joints, PayloadModel
+    return payload_joints(PayloadModel(model, backend='numpy'), share=share)
 
 
 def node_commands(cfg, port, log_dir, python=sys.executable, model=None):

@@ -117,8 +117,11 @@ def plot_errors(model, runs, true_mass, path):
         ax.set_ylabel('payload estimate [kg]')
         ax.grid(alpha=0.3)
         ax.legend(loc='best', fontsize=8)
-    for ax in axes[model.n + (1 if with_mass else 0):]:
+    shown = model.n + (1 if with_mass else 0)
+    for ax in axes[shown:]:
         ax.set_visible(False)
+    for ax in axes[:shown]:
+        ax.set_xlabel('time from the plan start [s]')
     axes[0].legend(loc='best', fontsize=8)
     fig.suptitle('tracking error q_ref - q per law')
     fig.tight_layout()

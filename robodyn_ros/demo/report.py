@@ -135,9 +135,20 @@ def payload_lines(runs, true_mass):
         if math.isfinite(r.payload):
             rel = (f' ({100.0 * (r.payload - true_mass) / true_mass:+.1f} %)'
                    if true_mass > 0 else '')
+            if r.payload_held:
+                rest = (f'{r.payload_rest:.3f} kg at rest, held there (frozen: at rest the '
+                        'regressor does not excite the estimate, Coulomb friction carries part '
+                        'of the load'
+                        + (f'; excitation {r.payload_excitation:.3g} N m/kg'
+                           if math.isfinite(r.payload_excitation) else '') + ')')
+            elif r.payload_held is None:
+                rest = (f'{r.payload_rest:.3f} kg at rest (Coulomb friction then carries part '
+                        'of the load)')
+            else:
+                rest = (f'{r.payload_rest:.3f} kg at rest, not held (Coulomb friction then '
+                        'carries part of the load)')
             lines.append(f'{r.law}: payload estimate {r.payload:.3f} kg while moving (median), '
-                         f'true {true_mass:g} kg{rel}; {r.payload_rest:.3f} kg at rest '
-                         '(Coulomb friction then carries part of the load)')
+                         f'true {true_mass:g} kg{rel}; {rest}')
     return lines or ['no law of this run estimates the payload']
 
 
@@ -157,6 +168,9 @@ def summary(session):
             'payload_estimate_kg': None if not math.isfinite(r.payload) else r.payload,
             'payload_estimate_at_rest_kg': (None if not math.isfinite(r.payload_rest)
                                             else r.payload_rest),
+            'payload_estimate_at_rest_held': r.payload_held,
+            'payload_excitation_at_rest': (None if not math.isfinite(r.payload_excitation)
+                                           else r.payload_excitation),
             'joint_states': r.states.as_dict(), 'joint_commands': r.commands.as_dict(),
             'controller_timing': r.timing, 'hardware': r.hardware, 'cpu_percent': r.cpu,
             'lost_frames': r.lost_frames} for r in session.runs},

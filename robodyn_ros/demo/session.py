@@ -31,6 +31,9 @@ import os
 import signal
 import sys
 import time
+import warnings
+
+import numpy as np
 
 from .graph import (controller_name, DYNAMICS, HARDWARE, hardware_node, law_node, LOOP,
                     node_commands, PLANNER, plant_command, plant_part)
@@ -38,6 +41,7 @@ from .metrics import error_stats, moving_median, rate_stats, settle_value, track
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
 from .store import RunLog
+from ..control.warm import warm_up
 from ..errors import RobodynError
 from ..ros_env import apply_ros_env_defaults
 
@@ -64,8 +68,10 @@ class LawRun:
         after the start to the end of the plan [kg] (NaN for laws without
         one).
     payload_rest : float
-        Mean estimate over the last half second, at rest [kg]; Coulomb
-        friction then holds part of the load, so it reads low.
+        Mean estimate over the last half second, at rest [kg]: the value the
+        motion reached when the law holds it there (``payload_held``); an
+        estimate that is not held follows Coulomb friction, which then
+        carries part of the load, and reads low.
     states : RateStats
         joint_states arrivals in the window.
     commands : RateStats
@@ -80,6 +86,11 @@ class LawRun:
         Share of one core each part used during the run [%] (Linux).
     trace : dict
         Arrays for the plots.
+    payload_held : bool or None
+        Whether the law held its estimate (no excitation) through the last
+        half second (None: it does not report it).
+    payload_excitation : float
+        Its excitation at the end [N m/kg] (NaN: not reported).
 
     """
 
@@ -98,6 +109,8 @@ class LawRun:
     timing: dict = field(default_factory=dict)
     cpu: dict = field(default_factory=dict)
     trace: dict = field(default_factory=dict, repr=False)
+    payload_held: object = None
+    payload_excitation: float = float('nan')
 
 
 class Progress:
@@ -179,6 +192,7 @@ class DemoSession:
     def start(self):
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
+        self._warm_laws()
         if cfg.hardware == 'cia402':
             what = (f'drives ({cfg.robot}, {cfg.rate:g} Hz, CiA 402 on CAN: udp_multicast in '
                     f'network namespace {os.environ.get("ROBODYN_CAN_NAMESPACE", "?")}')
@@ -221,6 +235,14 @@ class DemoSession:
                 self.transition(controller_name(law), 'configure')
         self.home = log.states()['q'][-1].copy()
 
+    def _warm_laws(self):
+        """Compile the laws' steps here, once, so that no node's configure waits for it."""
+        began = time.monotonic()
+        warm_up(self.model)
+        took = time.monotonic() - began
+        if took > 2.0:
+            self.progress(f'compiled the control laws once ({took:.0f} s; cached from now on)')
+
     def lifecycle_nodes(self):
         """Return the lifecycle nodes of the graph, the board's first (list of str)."""
         if self.cfg.mode == 'one-process':
@@ -237,7 +259,7 @@ class DemoSession:
 
     def _start_probe(self):
         from ..nodes.demo_probe import start_probe
-        if self.cfg.soak <= 0.0:  # a soak would fill the disk: no recording
+        if self.cfg.soak <= 0.0 and self.cfg.record:  # a soak would fill the disk
             self.recorder = McapRecorder(os.path.join(self.out, 'recording.mcap'), metadata={
                 'robodyn_demo': {'robot': self.cfg.robot, 'payload_kg': self.cfg.payload,
                                  'rate_hz': self.cfg.rate,
@@ -277,7 +299,7 @@ class DemoSession:
                              os.path.join(self.out, 'logs', f'{node}.log'))
 
     # ------------------------------------------------------------------ one law
-    def run_law(self, law, waypoints):
+    def run_law(self, law, waypoints, window=None, watcher=None):
         """
         Run the goal under one law and return what happened.
 
@@ -287,6 +309,13 @@ class DemoSession:
             Control law (its controller must be configured).
         waypoints : numpy.ndarray
             (K, n) goal [rad or m].
+        window : float, optional
+            Record only this long from the plan's start [s] (default: to
+            the plan's end plus settling).
+        watcher : object, optional
+            Told ``watcher.tracking(plan)`` when the motion starts and
+            ``watcher.done()`` when the recorded window has ended (a
+            benchmark's probes).
 
         Returns
         -------
@@ -337,11 +366,18 @@ class DemoSession:
         group.wait_until(planned, 60.0, 'a planned trajectory', PLANNER)
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
-        self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan')
+        if window is not None:
+            end = min(end, plan.stamp + window)
+        self.progress(f'{law}: tracking a {plan.times[-1]:.2f} s plan'
+                      + (f' for {end - plan.stamp:.1f} s' if window is not None else ''))
+        if watcher is not None:
+            watcher.tracking(plan)
         cpu0, wall0 = group.cpu_seconds(include_self='demo'), time.monotonic()
-        group.wait_until(lambda: time.time() > end + 0.1, plan.times[-1] + 30.0,
+        group.wait_until(lambda: time.time() > end + 0.1, end - time.time() + 30.0,
                          'the motion to end', name)
         cpu1, wall = group.cpu_seconds(include_self='demo'), time.monotonic() - wall0
+        if watcher is not None:
+            watcher.done()
         cpu = {k: 100.0 * (cpu1[k] - cpu0[k]) / wall for k in cpu1 if k in cpu0}
         time.sleep(1.5)  # one more diagnostics period of the hardware interface
         run = self._evaluate(law, plan, end, lost0)
@@ -361,6 +397,10 @@ class DemoSession:
         err = tracking_errors(plan, st['stamp'], st['q'])
         t_rep, e_rep = log.reported_errors(law_node(self.cfg, law), plan.stamp, end)
         t_m, mass = log.payload_estimates(law_node(self.cfg, law), plan.stamp, end)
+        t_h, held = log.estimate_series(law_node(self.cfg, law), 'payload_frozen', plan.stamp,
+                                        end)
+        _, excitation = log.estimate_series(law_node(self.cfg, law), 'payload_excitation',
+                                            plan.stamp, end)
         hardware = hardware_node(self.cfg)
         diag = log.diagnostic('/' + hardware)
         values = dict(diag['values']) if diag else {}
@@ -376,6 +416,9 @@ class DemoSession:
             errors=error_stats(err, st['stamp']), reported=error_stats(e_rep, t_rep),
             payload=moving_median(t_m, mass, plan.stamp + 0.5, plan.end),
             payload_rest=settle_value(t_m, mass, 0.5), states=rate_stats(st['received']),
+            payload_held=(bool(np.all(held[t_h >= t_h[-1] - 0.5] >= 0.5)) if len(held)
+                          else None),
+            payload_excitation=float(excitation[-1]) if len(excitation) else float('nan'),
             commands=rate_stats(log.commands(plan.stamp, end)),
             hardware=values, timing=timing,
             lost_frames=log.counter('/' + hardware, 'lost_frames') - lost0,
@@ -432,10 +475,15 @@ def run_demo(cfg, progress=None):
     if cfg.soak > 0.0:  # one law runs the soak; no idle controller next to it
         cfg.controllers = cfg.controllers[:1]
         cfg.mode = 'graph'  # the soak watches each process of the two-node graph
-    model = load_robot(cfg.robot)
     progress = progress or Progress()
+    with warnings.catch_warnings(record=True) as caught:  # shown after the first line
+        warnings.simplefilter('always')
+        model = load_robot(cfg.robot)  # an unknown robot stops here, before any folder
     session = DemoSession(cfg, model, progress)
-    progress(f'output folder: {session.out}')
+    # First line: the DDS domain (to find the graph with ros2 or another process).
+    progress(f'ROS_DOMAIN_ID={session.env["ROS_DOMAIN_ID"]}, output folder: {session.out}')
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     failure = None
     previous = {}
 
@@ -451,7 +499,7 @@ def run_demo(cfg, progress=None):
             result = run_soak(session, cfg.soak)
         else:
             session.start()
-            waypoints = demo_waypoints(model, session.home, short=cfg.short)
+            waypoints = demo_waypoints(session.model, session.home, short=cfg.short)
             for law in cfg.controllers:
                 session.runs.append(session.run_law(law, waypoints))
     except (PartFailed, RobodynError) as exc:

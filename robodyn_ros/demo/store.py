@@ -65,6 +65,7 @@ class RunLog:
         self.plans = []
         self.errors = {}
         self.payload = {}
+        self.estimates = {}
         self.diagnostics = {}
         self.dynamics_info = None
         self.notes = []
@@ -121,6 +122,11 @@ class RunLog:
         """Append a controller's payload estimate [kg]."""
         with self._lock:
             self.payload.setdefault(law, []).append((received, float(mass)))
+
+    def add_estimates(self, law, received, values):
+        """Append a controller's labelled estimates (label to list of floats)."""
+        with self._lock:
+            self.estimates.setdefault(law, []).append((received, values))
 
     def add_diagnostic(self, name, received, level, message, values):
         """Keep the latest diagnostic status per name (and its history of levels)."""
@@ -206,6 +212,13 @@ class RunLog:
         with self._lock:
             rows = [r for r in self.payload.get(law, []) if start <= r[0] <= end]
         return np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
+
+    def estimate_series(self, law, key, start=-np.inf, end=np.inf):
+        """Return ``(times, values)`` of the first element of one labelled estimate."""
+        with self._lock:
+            rows = [(r, v[key][0]) for r, v in self.estimates.get(law, [])
+                    if start <= r <= end and v.get(key)]
+        return np.array([r[0] for r in rows]), np.array([r[1] for r in rows], dtype=float)
 
     def diagnostic(self, name):
         """Return the latest status of ``name`` (dict) or None."""

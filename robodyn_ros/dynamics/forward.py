@@ -99,8 +99,13 @@ def articulated_body(model, q, qd, tau, gravity=True):
     return qdd
 
 
-def _solve_with_load_friction(model, q, qd, tau, qdd0, tol=1e-12, max_iter=60):
-    """Damped Newton on ``inverse_dynamics(q, qd, qdd) = tau`` (load-dependent friction)."""
+def _solve_with_load_friction(model, q, qd, tau, qdd0, tol=1e-14, accept=1e-12, max_iter=60):
+    """
+    Damped Newton on ``inverse_dynamics(q, qd, qdd) = tau`` (load-dependent friction).
+
+    Stops when the largest residual is below ``tol`` times ``max(1, |tau|)``,
+    or below ``accept`` times that when no step lowers it any more (round-off).
+    """
     out = qdd0.copy()
     n = model.n
     for k in range(q.shape[0]):
@@ -128,8 +133,11 @@ def _solve_with_load_friction(model, q, qd, tau, qdd0, tol=1e-12, max_iter=60):
                 if np.max(np.abs(r_trial)) < err:
                     break
                 t *= 0.5
+            else:
+                if err <= accept * scale:   # round-off: no step lowers the residual
+                    break
             x, r = trial, r_trial
-        else:
+        if not float(np.max(np.abs(r))) <= accept * scale:
             raise ForwardDynamicsError(
                 f'friction equations did not converge for state {k} (residual '
                 f'{np.max(np.abs(r)):.3g} N m)')

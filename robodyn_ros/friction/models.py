@@ -36,6 +36,8 @@ where ``T`` is the transmission map (identity without a transmission model).
 All torques are joint side [N m or N].
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..model.joint import Friction
@@ -256,3 +258,28 @@ def without_friction(model):
 
     """
     return model.replace_joints([j.with_changes(friction=Friction()) for j in model.joints])
+
+
+def without_load_friction(model):
+    """
+    Remove the load-dependent (bearing and transmission) friction of every joint.
+
+    What remains (rigid body, rotor inertia, Coulomb, viscous and Stribeck
+    friction) is linear in the standard parameters:
+    ``inverse_dynamics(without_load_friction(m), ...) = regressor(m, ...) @
+    parameter_vector(m)``.
+
+    Parameters
+    ----------
+    model : RobotModel
+        The model.
+
+    Returns
+    -------
+    RobotModel
+        Same model, with the velocity-dependent friction only.
+
+    """
+    return model.replace_joints([
+        j.with_changes(friction=replace(j.friction, bearing=None, transmission=None))
+        for j in model.joints])

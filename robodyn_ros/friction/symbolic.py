@@ -243,3 +243,30 @@ def friction_torque(g, tab, res, qd):
         load = g.sub(loaded_torque(g, tab, i, res, s), tau)
         out.append(g.add(load, velocity_friction(g, tab, i, qd[i], s)))
     return out
+
+
+def velocity_friction_torques(g, tab, qd):
+    """
+    Velocity friction of every joint (Coulomb, viscous, Stribeck) as nodes.
+
+    The ``tau_v`` of :func:`inverse_dynamics_torque`: it depends on the
+    velocities alone, so forward dynamics subtracts it from the torque.
+
+    Parameters
+    ----------
+    g : Graph
+        The graph.
+    tab : DynamicsTables
+        Model arrays (friction data).
+    qd : list of int
+        Velocity nodes [rad/s or m/s].
+
+    Returns
+    -------
+    list of int
+        Friction torque nodes [N m or N].
+
+    """
+    return [velocity_friction(g, tab, i, qd[i],
+                              smooth_sign(g, qd[i], float(tab.smoothing_velocity[i])))
+            for i in range(len(qd))]

@@ -13,8 +13,12 @@
 # limitations under the License.
 
 """
-The motor driver board: protocol, transports, host driver, simulated board.
+The hardware side of the host: the interface, its safety and the board link.
 
+The lifecycle and I/O cycle (:mod:`.interface`), the fault reaction and
+position hold, the command channel and output limits, and the motor driver
+board's host side in :mod:`.board` (messages, codec, framing, transports,
+client, driver); the simulated board lives in :mod:`robodyn_ros.sim.board`.
 Plain Python (no rclpy): the ``hardware_interface`` node adapts
 :class:`~robodyn_ros.hardware.interface.HardwareInterface` to ROS. See
 ``docs/driver_board_protocol.md`` and ``docs/hardware.md``.

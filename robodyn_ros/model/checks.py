@@ -12,7 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Validation of a robot model: the whole tree, each joint's parameters, vectors."""
+"""
+Validation of a robot model: the whole tree, each joint's parameters, vectors.
+
+Structural problems (tree, joint types, NaN, limits) are errors. Broken rules
+of physical consistency (negative or zero mass, inertia tensors that are not
+positive semidefinite or break the triangle inequality, moving links without
+``<inertial>``) are warnings, as Pinocchio accepts such descriptions; strict
+validation raises them.
+"""
 
 import math
 
@@ -25,7 +33,7 @@ from ..errors import (InputError, MissingInertialError, ModelError, NonFiniteVal
                       NonPositiveMassError, TopologyError, UnsupportedJointError)
 
 
-def check_model(model):
+def check_model(model, strict=True):
     """
     Check a whole model (its constructor calls this).
 
@@ -33,6 +41,17 @@ def check_model(model):
     ----------
     model : RobotModel
         The model.
+    strict : bool
+        Raise on a broken rule of physical consistency (see
+        :func:`~.inertial.check_inertial`; also a moving link without mass
+        or without ``<inertial>``); otherwise report it. Structural errors
+        (tree, joints, NaN, limits) always raise.
+
+    Returns
+    -------
+    list of str
+        One warning per broken rule, naming the link and the rule (empty
+        when ``strict``).
 
     Raises
     ------
@@ -44,20 +63,49 @@ def check_model(model):
     if not np.all(np.isfinite(model.gravity)):
         raise NonFiniteValueError('gravity must be finite', src, None, 'gravity',
                                   model.gravity.tolist())
+    problems = []
     for i, (j, body) in enumerate(zip(model.joints, model.inertials)):
         _check_joint_placement(i, j, src)
         check_joint_params(j, src)
         link = f'link {j.link!r}'
-        check_inertial(body, link, src)
-        if body.mass <= 0.0:
-            if body.is_zero() and is_missing_inertial(body):
-                raise MissingInertialError('moving link has no inertial', src, link)
-            raise NonPositiveMassError('a moving link must have a positive mass', src,
-                                       link, 'mass', body.mass)
+        found = check_inertial(body, link, src, strict=False)
+        if not found and body.mass == 0.0:
+            if is_missing_inertial(body):
+                found = [MissingInertialError('moving link has no inertial (taken as massless)',
+                                              src, link)]
+            else:
+                found = [NonPositiveMassError('a moving link must have a positive mass', src,
+                                              link, 'mass', body.mass)]
+        problems += found
+    problems += check_inertial(model.root_inertial, f'link {model.root_link!r} (fixed base)',
+                               src, strict=False)
     for f in model.frames.values():
         if not -1 <= f.body < model.n:
             raise TopologyError('frame attached to a body that does not exist', src,
                                 f'frame {f.name!r}', 'body', f.body)
+    if strict and problems:
+        raise problems[0]
+    return [warning_text(p) for p in problems]
+
+
+def warning_text(error):
+    """
+    One-line warning for a rule a description breaks but that loading accepts.
+
+    Parameters
+    ----------
+    error : ModelError
+        The problem (what strict loading raises).
+
+    Returns
+    -------
+    str
+        ``"<source>: <link or joint>: <rule broken>; loaded as given (strict loading
+        refuses it)"``.
+
+    """
+    parts = [str(p) for p in (error.source, error.element) if p]
+    return ': '.join(parts + [f'{error.reason}; loaded as given (strict loading refuses it)'])
 
 
 def _check_joint_placement(i, j, src):

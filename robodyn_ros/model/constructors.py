@@ -22,15 +22,38 @@ The Denavit-Hartenberg constructor is :func:`robodyn_ros.model.dh.model_from_dh`
 """
 
 import os
+import warnings
 
 from . import library
 from .example_robots import example_urdf, EXAMPLE_URDFS
 from .params import apply_params
 from .urdf_reader import read_urdf
-from ..errors import UnknownRobotError
+from ..errors import ModelWarning, UnknownRobotError
 
 
-def model_from_urdf(path_or_xml, params=None, xacro_args=None):
+def emit_warnings(model, stacklevel=3):
+    """
+    Issue each of a model's warnings as a :class:`~robodyn_ros.errors.ModelWarning`.
+
+    Parameters
+    ----------
+    model : RobotModel
+        A freshly loaded model.
+    stacklevel : int
+        Passed to :func:`warnings.warn`.
+
+    Returns
+    -------
+    RobotModel
+        The same model.
+
+    """
+    for text in model.warnings:
+        warnings.warn(text, ModelWarning, stacklevel=stacklevel)
+    return model
+
+
+def model_from_urdf(path_or_xml, params=None, xacro_args=None, strict=False):
     """
     Build a model from a URDF (or xacro) file or string.
 
@@ -43,11 +66,15 @@ def model_from_urdf(path_or_xml, params=None, xacro_args=None):
         (see ``config/robot_params.schema.yaml``).
     xacro_args : dict, optional
         xacro arguments (``name:=value``) for ``.xacro`` files.
+    strict : bool
+        Refuse what otherwise loads with a :class:`~robodyn_ros.errors.ModelWarning`
+        (physically inconsistent bodies, ignored malformed elements, ...).
 
     Returns
     -------
     RobotModel
-        The model.
+        The model; ``model.warnings`` lists what it was accepted with (each
+        also issued as a ModelWarning).
 
     Raises
     ------
@@ -55,13 +82,13 @@ def model_from_urdf(path_or_xml, params=None, xacro_args=None):
         If the description is unreadable or invalid.
 
     """
-    model = read_urdf(path_or_xml, xacro_args=xacro_args)
+    model = read_urdf(path_or_xml, xacro_args=xacro_args, strict=strict)
     if params is not None:
         model = apply_params(model, params)
-    return model
+    return emit_warnings(model)
 
 
-def load_robot(name_or_path, params=None, xacro_args=None):
+def load_robot(name_or_path, params=None, xacro_args=None, strict=False):
     """
     Load a library robot by name, or a URDF/xacro file by path.
 
@@ -75,11 +102,15 @@ def load_robot(name_or_path, params=None, xacro_args=None):
         which carry their own data, unless given explicitly).
     xacro_args : dict, optional
         Arguments for a xacro file.
+    strict : bool
+        Refuse physically inconsistent bodies and the other causes of a
+        :class:`~robodyn_ros.errors.ModelWarning` (the library ``puma560``,
+        with the published AKB inertias, is then refused).
 
     Returns
     -------
     RobotModel
-        The model.
+        The model (``model.warnings`` lists what it was accepted with).
 
     Raises
     ------
@@ -91,12 +122,12 @@ def load_robot(name_or_path, params=None, xacro_args=None):
     """
     key = os.fspath(name_or_path)
     if key in library.names():
-        model = library.load(key)
+        model = library.load(key, strict=strict)
         if params is not None:
             model = apply_params(model, params)
         return model
     if os.path.isfile(key):
-        return model_from_urdf(key, params=params, xacro_args=xacro_args)
+        return model_from_urdf(key, params=params, xacro_args=xacro_args, strict=strict)
     if key in EXAMPLE_URDFS:
-        return model_from_urdf(example_urdf(key), params=params)
+        return model_from_urdf(example_urdf(key), params=params, strict=strict)
     raise UnknownRobotError(key, library.names() + list(EXAMPLE_URDFS))

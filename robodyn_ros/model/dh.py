@@ -113,7 +113,7 @@ def _number(row, key, element, source):
 
 
 def model_from_dh(links, convention='standard', gravity=DEFAULT_GRAVITY, name='dh_robot',
-                  base_link='base_link', source=None):
+                  base_link='base_link', source=None, strict=False):
     """
     Build a serial model from DH rows.
 
@@ -139,6 +139,10 @@ def model_from_dh(links, convention='standard', gravity=DEFAULT_GRAVITY, name='d
         Base link name.
     source : str, optional
         Origin of the table, for error messages.
+    strict : bool
+        Refuse inertials that break a rule of physical consistency (a
+        massless link with inertia, the triangle inequality, ...);
+        otherwise the model lists them in ``model.warnings``.
 
     Returns
     -------
@@ -213,7 +217,7 @@ def model_from_dh(links, convention='standard', gravity=DEFAULT_GRAVITY, name='d
         table.append((a, alpha, d, theta, kind))
         prev_a, prev_alpha = a, alpha
     return RobotModel(name, base_link, joints, inertials, frames=frames, gravity=gravity,
-                      source=source, dh=DHTable(convention, tuple(table)))
+                      source=source, dh=DHTable(convention, tuple(table)), strict=strict)
 
 
 def _actuator_fields(row):

@@ -136,8 +136,10 @@ class Inertial:
 
         """
         m = self.mass + other.mass
-        if m <= 0.0:
-            return Inertial.zero()
+        if m == 0.0:
+            # Massless bodies (as descriptions may have them) keep their rotational
+            # inertia, a pure couple about any point.
+            return Inertial(0.0, np.zeros(3), self.inertia_at_origin + other.inertia_at_origin)
         c = (self.mass * self.com + other.mass * other.com) / m
         total = np.zeros((3, 3))
         for body in (self, other):
@@ -197,7 +199,7 @@ def is_missing_inertial(inertial):
     return inertial is _MISSING
 
 
-def check_inertial(inertial, element, source=None):
+def check_inertial(inertial, element, source=None, strict=True):
     """
     Validate mass, centre of mass and inertia tensor of one body.
 
@@ -209,16 +211,27 @@ def check_inertial(inertial, element, source=None):
         Name used in error messages, e.g. ``"link 'forearm'"``.
     source : str, optional
         File the body came from.
+    strict : bool
+        Raise on the first broken rule of physical consistency (negative
+        mass, a massless body with inertia, a tensor that is not positive
+        semidefinite or breaks the triangle inequality); otherwise return
+        them. NaN, inf and asymmetric tensors always raise.
+
+    Returns
+    -------
+    list of ModelError
+        The broken rules (empty when the body is physical); only when not
+        ``strict``.
 
     Raises
     ------
     NonFiniteValueError
         NaN or inf anywhere.
     NonPositiveMassError
-        Negative mass, or zero mass with a non-zero inertia tensor.
+        Negative mass, or zero mass with a non-zero inertia tensor (strict).
     InvalidInertiaError
-        Tensor not symmetric, not positive semidefinite, or principal
-        moments breaking the triangle inequality.
+        Tensor not symmetric; not positive semidefinite, or principal
+        moments breaking the triangle inequality (strict).
 
     """
     if not np.isfinite(inertial.mass):
@@ -229,28 +242,39 @@ def check_inertial(inertial, element, source=None):
     if not np.all(np.isfinite(inertial.inertia)):
         raise NonFiniteValueError('inertia must be finite', source, element, 'inertia',
                                   inertial.inertia.tolist())
-    if inertial.mass < 0.0:
-        raise NonPositiveMassError('mass must not be negative', source, element, 'mass',
-                                   inertial.mass)
     i = inertial.inertia
     scale = max(float(np.max(np.abs(i))), 1e-300)
-    if inertial.mass == 0.0:
-        if np.max(np.abs(i)) > 0.0:
-            raise NonPositiveMassError('zero mass with a non-zero inertia tensor', source,
-                                       element, 'mass', inertial.mass)
-        return
     if np.max(np.abs(i - i.T)) > INERTIA_RTOL * scale:
         raise InvalidInertiaError('inertia tensor is not symmetric', source, element,
                                   'inertia', np.round(i, 9).tolist())
+    problems = _physical_problems(inertial, element, source, scale)
+    if strict and problems:
+        raise problems[0]
+    return problems
+
+
+def _physical_problems(inertial, element, source, scale):
+    """Return the rules of physical consistency that a (finite, symmetric) body breaks."""
+    i = inertial.inertia
+    if inertial.mass < 0.0:
+        return [NonPositiveMassError('mass must not be negative', source, element, 'mass',
+                                     inertial.mass)]
+    if inertial.mass == 0.0:
+        if np.max(np.abs(i)) > 0.0:
+            return [NonPositiveMassError(
+                'zero mass with a non-zero inertia tensor (a massless body has no inertia)',
+                source, element, 'mass', inertial.mass)]
+        return []
     moments = np.linalg.eigvalsh((i + i.T) / 2.0)
     if moments[0] < -INERTIA_RTOL * scale:
-        raise InvalidInertiaError(
+        return [InvalidInertiaError(
             f'inertia tensor is not positive definite (principal moments '
             f'{np.round(moments, 9).tolist()})', source, element, 'inertia',
-            np.round(i, 9).tolist())
+            np.round(i, 9).tolist())]
     a, b, c = np.sort(moments)
     if a + b < c - INERTIA_RTOL * scale:
-        raise InvalidInertiaError(
+        return [InvalidInertiaError(
             f'principal moments {[round(float(v), 9) for v in (a, b, c)]} break the '
             f'triangle inequality ({a:.6g} + {b:.6g} < {c:.6g})', source, element, 'inertia',
-            np.round(i, 9).tolist())
+            np.round(i, 9).tolist())]
+    return []

@@ -77,6 +77,13 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
         Remarks collected while loading (mimic joints, ignored tags, ...).
     dh : DHTable, optional
         The Denavit-Hartenberg table the model was built from (informational).
+    strict : bool, optional
+        Refuse bodies that break a rule of physical consistency (see
+        :meth:`validate`); by default they are accepted and listed in
+        :attr:`warnings`, as Pinocchio accepts them.
+    warnings : sequence of str, optional
+        Warnings of the loader (ignored elements, ...), kept in
+        :attr:`warnings` ahead of the validation's own.
 
     Raises
     ------
@@ -86,7 +93,8 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
     """
 
     def __init__(self, name, root_link, joints, inertials, frames=(), gravity=DEFAULT_GRAVITY,
-                 root_inertial=None, source=None, notes=(), dh=None):
+                 root_inertial=None, source=None, notes=(), dh=None, strict=False,
+                 warnings=()):
         self._name = str(name)
         self._root_link = str(root_link)
         self._joints = tuple(joints)
@@ -97,6 +105,9 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
         self._source = source
         self._notes = tuple(notes)
         self._dh = dh
+        self._strict = bool(strict)
+        self._load_warnings = tuple(warnings)
+        self._warnings = ()
         self._derived = {}
         if len(self._inertials) != len(self._joints):
             raise ModelError(f'{len(self._joints)} joints but {len(self._inertials)} inertials',
@@ -115,7 +126,8 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
             if j.name in self._joint_index:
                 raise ModelError('duplicate joint name', source, f'joint {j.name!r}')
             self._joint_index[j.name] = i
-        self.validate()
+        found = self.validate()
+        self._warnings = tuple(dict.fromkeys(self._load_warnings + tuple(found)))
 
     # ------------------------------------------------------------------ basic data
     @property
@@ -162,6 +174,22 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
     def notes(self):
         """Remarks collected while loading (tuple of str)."""
         return self._notes
+
+    @property
+    def warnings(self):
+        """
+        Problems the model was accepted with (tuple of str).
+
+        Broken rules of physical consistency, each naming the link and the
+        rule, and the loader's warnings (ignored elements, a missing robot
+        name, ...); empty for a strict model.
+        """
+        return self._warnings
+
+    @property
+    def strict(self):
+        """Whether the model refuses physically inconsistent bodies (bool)."""
+        return self._strict
 
     @property
     def dh(self):
@@ -304,9 +332,20 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
             return value
 
     # ------------------------------------------------------------------ checks
-    def validate(self):
+    def validate(self, strict=None):
         """
         Check the whole model (:func:`~robodyn_ros.model.checks.check_model`).
+
+        Parameters
+        ----------
+        strict : bool, optional
+            Raise on broken rules of physical consistency too (default: the
+            model's own :attr:`strict`).
+
+        Returns
+        -------
+        list of str
+            Warnings, one per broken rule (empty when strict).
 
         Raises
         ------
@@ -314,7 +353,7 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
             With the joint or link, field and value of the first problem found.
 
         """
-        check_model(self)
+        return check_model(self, self._strict if strict is None else strict)
 
     # ------------------------------------------------------------------ copies
     def replace(self, **changes):
@@ -340,34 +379,42 @@ class RobotModel(JointSpaceMixin, KinematicsMixin, VariantsMixin):
         kwargs = {'name': self._name, 'root_link': self._root_link, 'joints': self._joints,
                   'inertials': self._inertials, 'frames': extra, 'gravity': self._gravity,
                   'root_inertial': self._root_inertial, 'source': self._source,
-                  'notes': self._notes, 'dh': self._dh}
+                  'notes': self._notes, 'dh': self._dh, 'strict': self._strict,
+                  'warnings': self._load_warnings}
         kwargs.update(changes)
         return RobotModel(**kwargs)
 
     # ------------------------------------------------------------------ constructors / writers
     @classmethod
-    def from_urdf(cls, path_or_xml, params=None, xacro_args=None):
+    def from_urdf(cls, path_or_xml, params=None, xacro_args=None, strict=False):
         """
         Build a model from a URDF or xacro file or string (parameter file merged).
 
         See :func:`robodyn_ros.model.constructors.model_from_urdf` for the
         arguments; raises :class:`~robodyn_ros.errors.ModelError` if the
-        description is unreadable or invalid.
+        description is unreadable or invalid (or, with ``strict``, breaks a
+        rule of physical consistency), and issues a
+        :class:`~robodyn_ros.errors.ModelWarning` per rule broken otherwise.
         """
         from .constructors import model_from_urdf
-        return model_from_urdf(path_or_xml, params=params, xacro_args=xacro_args)
+        return model_from_urdf(path_or_xml, params=params, xacro_args=xacro_args,
+                               strict=strict)
 
     @classmethod
     def from_dh(cls, links, convention='standard', gravity=DEFAULT_GRAVITY, name='dh_robot',
-                base_link='base_link', source=None):
+                base_link='base_link', source=None, strict=False):
         """
         Build a serial model from a standard or modified Denavit-Hartenberg table.
 
-        See :func:`robodyn_ros.model.dh.model_from_dh` for the arguments.
+        See :func:`robodyn_ros.model.dh.model_from_dh` for the arguments;
+        issues a :class:`~robodyn_ros.errors.ModelWarning` per rule of
+        physical consistency broken (``strict`` refuses them).
         """
+        from .constructors import emit_warnings
         from .dh import model_from_dh
-        return model_from_dh(links, convention=convention, gravity=gravity, name=name,
-                             base_link=base_link, source=source)
+        return emit_warnings(model_from_dh(links, convention=convention, gravity=gravity,
+                                           name=name, base_link=base_link, source=source,
+                                           strict=strict))
 
     def to_urdf(self, path=None):
         """

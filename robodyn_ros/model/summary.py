@@ -55,7 +55,9 @@ def model_summary(model):
         Keys ``name``, ``source``, ``root_link``, ``gravity`` [m/s^2],
         ``dof``, ``dh`` (or None), ``joints`` (placement, axis, limits,
         actuator, friction, mimic), ``inertials`` (per body: mass [kg], com
-        [m], inertia [kg m^2]), ``frames``, ``notes`` and ``validation``.
+        [m], inertia [kg m^2]), ``frames``, ``notes``, ``warnings`` (rules
+        the model breaks but was accepted with) and ``validation`` (``'ok'``
+        or ``'ok with N warnings'``).
         Infinite and NaN values are given as strings.
 
     """
@@ -84,5 +86,7 @@ def model_summary(model):
         'name': model.name, 'source': model.source, 'root_link': model.root_link,
         'gravity': model.gravity.tolist(), 'dof': model.n, 'dh': dh, 'joints': joints,
         'inertials': inertials, 'frames': frames, 'notes': list(model.notes),
-        'validation': 'ok',
+        'warnings': list(model.warnings),
+        'validation': (f'ok with {len(model.warnings)} warning'
+                       f'{"s" if len(model.warnings) > 1 else ""}' if model.warnings else 'ok'),
     })

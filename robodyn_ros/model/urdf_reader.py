@@ -17,7 +17,13 @@ Read a URDF (or xacro) description into a :class:`RobotModel`.
 
 Fixed joints are merged into their parent link (their links stay available as
 named frames); mimic joints are reported in ``model.notes`` and treated as
-independent; floating and planar joints are rejected.
+independent. A floating joint at the root (a floating-base description) is
+loaded as fixed, with a note, so the base is fixed as in Pinocchio's
+``buildModelFromUrdf`` without a root joint; floating joints elsewhere and
+planar joints are rejected. Unknown tags in dynamics elements are errors,
+malformed elements that do not affect dynamics are ignored with a warning
+(:mod:`.urdf_elements`); bodies that break a rule of physical consistency
+load with a warning unless ``strict`` (:func:`.checks.check_model`).
 """
 
 import math
@@ -26,11 +32,13 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
+from .checks import warning_text
 from .frame import Frame
 from .inertial import check_inertial, Inertial, missing_inertial
 from .joint import Actuator, Friction, Joint, JointLimits, Mimic
 from .robot_model import RobotModel
 from .transforms import rpy_to_matrix, snap
+from .urdf_elements import parse_lenient
 from .urdf_writer import URDF_INFINITY
 from ..errors import (DescriptionParseError, ModelError, NonFiniteValueError, TopologyError,
                       UnsupportedJointError)
@@ -78,7 +86,7 @@ def load_description_text(path_or_xml, xacro_args=None):
         raise DescriptionParseError(f'cannot read file: {exc}', path) from exc
 
 
-def read_urdf(path_or_xml, xacro_args=None):
+def read_urdf(path_or_xml, xacro_args=None, strict=False):
     """
     Parse a URDF into a :class:`RobotModel`.
 
@@ -88,11 +96,16 @@ def read_urdf(path_or_xml, xacro_args=None):
         ``.urdf`` path, ``.xacro`` path or the XML itself.
     xacro_args : dict, optional
         Arguments for xacro.
+    strict : bool
+        Refuse what otherwise loads with a warning: bodies that break a rule
+        of physical consistency, malformed elements that do not affect
+        dynamics, a missing robot name, extension tags in dynamics elements.
 
     Returns
     -------
     RobotModel
-        The model, with gravity (0, 0, -9.81) m/s^2.
+        The model, with gravity (0, 0, -9.81) m/s^2; its ``warnings`` list
+        what it was accepted with.
 
     Raises
     ------
@@ -101,24 +114,15 @@ def read_urdf(path_or_xml, xacro_args=None):
 
     """
     text, source = load_description_text(path_or_xml, xacro_args)
-    robot, notes = _parse(text, source)
-    return _build(robot, text, source, notes)
+    found = []
 
+    def report(error):
+        if strict:
+            raise error
+        found.append(error)
 
-def _parse(text, source):
-    from urdf_parser_py import urdf as urdf_mod
-    from urdf_parser_py.xml_reflection import core
-    notes = []
-    previous = core.on_error
-    core.on_error = notes.append
-    try:
-        robot = urdf_mod.URDF.from_xml_string(text)
-    except Exception as exc:  # urdf_parser_py raises ParseError, ValueError, XML errors
-        msg = ' '.join(str(exc).split())
-        raise DescriptionParseError(f'invalid URDF: {msg}', source) from exc
-    finally:
-        core.on_error = previous
-    return robot, [' '.join(str(n).split()) for n in notes]
+    robot, notes, _ = parse_lenient(text, source, report)
+    return _build(robot, text, source, notes, strict, [warning_text(e) for e in found])
 
 
 def _vec(values, n, source, element, field):
@@ -150,7 +154,7 @@ def _link_inertial(link, source):
                           dtype=float)
     rot, trans = _pose(inr.origin, source, element)
     body = Inertial(mass, np.zeros(3), tensor)
-    check_inertial(body, element, source)
+    check_inertial(body, element, source, strict=False)  # NaN and asymmetry only
     return body.transformed(rot, trans)
 
 
@@ -208,14 +212,14 @@ def _limits(joint, source, notes):
                        effort=values['effort'])
 
 
-def _build(robot, text, source, notes):
+def _build(robot, text, source, notes, strict, warnings):
     """Assemble the model: topology first, then every joint depth-first from the root."""
     links = {link.name: link for link in robot.links}
     joints_by_parent, root = _topology(robot, links, source)
     tree = _TreeBuilder(links, root, _transmissions(text), source, notes)
     for joint in _depth_first(joints_by_parent, root):
         tree.add(joint)
-    return tree.model(robot.name)
+    return tree.model(robot.name, strict, warnings)
 
 
 def _topology(robot, links, source):
@@ -262,7 +266,8 @@ class _TreeBuilder:
 
     #: Joint types and the method that handles each.
     HANDLERS = {'fixed': '_merge_fixed', 'revolute': '_add_movable',
-                'continuous': '_add_movable', 'prismatic': '_add_movable'}
+                'continuous': '_add_movable', 'prismatic': '_add_movable',
+                'floating': '_fix_floating'}
 
     def __init__(self, links, root, ratios, source, notes):
         self.links = links
@@ -287,7 +292,7 @@ class _TreeBuilder:
         if handler is None:
             raise UnsupportedJointError(
                 'unsupported joint type (supported: revolute, continuous, prismatic, '
-                'fixed)', self.source, element, 'type', joint.type)
+                'fixed; floating at the root)', self.source, element, 'type', joint.type)
         getattr(self, handler)(joint, body, r_j, p_j, child_inertial)
 
     def _merge_fixed(self, joint, body, r_j, p_j, child_inertial):
@@ -302,6 +307,17 @@ class _TreeBuilder:
         else:
             current = self.bodies[body]
             self.bodies[body] = merged if current is None else current.combined(merged)
+
+    def _fix_floating(self, joint, body, r_j, p_j, child_inertial):
+        """Load a floating joint of the fixed base as fixed (a floating-base description)."""
+        if body >= 0:
+            raise UnsupportedJointError(
+                'floating joint inside the tree (a floating joint is loaded, as fixed, only '
+                'at the root)', self.source, f'joint {joint.name!r}', 'type', joint.type)
+        self.notes.append(f'joint {joint.name!r} is floating: loaded as fixed, so link '
+                          f'{joint.child!r} is part of the fixed base (as Pinocchio loads a '
+                          'description without a root joint)')
+        self._merge_fixed(joint, body, r_j, p_j, child_inertial)
 
     def _add_movable(self, joint, body, r_j, p_j, child_inertial):
         """Add a revolute, continuous or prismatic joint and its child body."""
@@ -318,12 +334,13 @@ class _TreeBuilder:
         self.bodies.append(child_inertial)
         self.attach[joint.child] = (len(self.joints) - 1, np.eye(3), np.zeros(3))
 
-    def model(self, name):
+    def model(self, name, strict, warnings):
         """Return the finished RobotModel; links without inertial get the missing marker."""
         missing = missing_inertial()
         inertials = [missing if b is None else b for b in self.bodies]
         return RobotModel(name, self.root, self.joints, inertials, frames=self.frames,
-                          root_inertial=self.root_body, source=self.source, notes=self.notes)
+                          root_inertial=self.root_body, source=self.source, notes=self.notes,
+                          strict=strict, warnings=warnings)
 
 
 def _axis(joint, source, element):

@@ -36,6 +36,11 @@ outside the loop; at the next cycle boundary the old law releases its
 command stream (the interface holds the arm) and the new one takes the
 claim after its first three commands.
 
+Timing since activation (``diagnostics`` values and ``timing_log`` at exit):
+the period between state reports as they arrive, the host's cycle from a
+report's arrival to its current frame sent (``compute_*``) and the law's
+share of it (``law_*``).
+
 Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
 (affinity), ``lock_memory`` (mlockall); see :mod:`robodyn_ros.realtime.hygiene`.
 """
@@ -48,16 +53,14 @@ import threading
 import time
 
 import numpy as np
-from rclpy.parameter import Parameter
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_node import TRAJECTORY_QOS
 from .controller_params import parameter_specs as law_parameter_specs
 from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import WARN
-from .hardware_interface_node import HardwareInterfaceNode, parameter_specs
+from .hardware_interface_node import HardwareInterfaceNode
 from .law_status import LawStatus
-from .model_source import model_parameters
 from .params import ParamSpec
 from .runner import run_node
 from ..control.control_cycle import ControlCycle
@@ -67,7 +70,6 @@ from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
 from ..realtime import LoopTiming
-from ..realtime.hygiene import setup_thread
 
 #: Law parameters the one-process loop does not take (the board sets the rate).
 _NOT_HERE = ('rate', 'joints', 'effort_controller', 'loop', 'velocity_source',
@@ -82,19 +84,13 @@ def loop_parameter_specs():
     Returns
     -------
     list of ParamSpec
-        Output rates and real-time options.
+        Output rates (the real-time options are the board's:
+        :func:`~.hardware_interface_node.realtime_parameter_specs`).
 
     """
     return [
         ParamSpec('joint_states_decimation', 1, 'Publish joint_states every N-th board '
                   'report (1: every report)', low=1, high=1000),
-        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread (0: normal '
-                  'scheduling; needs rtprio, see docs/realtime.md)', low=0, high=99,
-                  read_only=True),
-        ParamSpec('cpus', None, 'CPUs the loop thread may run on (empty: any)',
-                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
-        ParamSpec('lock_memory', False, 'Lock the process memory (mlockall) so the loop '
-                  'takes no page faults', read_only=True),
     ]
 
 
@@ -115,13 +111,13 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._traj_sub = None
         self._latest = None
         self._out = None
+        self._law_ran = False
         self._publish_wake = threading.Event()
         self._publisher = None
         self._publishing = False
         self._count = 0
         self._period = None
         self.timing = None
-        self.hygiene = []
         super().__init__(**kwargs)
         if self._values['autostart']:
             from rclpy.lifecycle import TransitionCallbackReturn
@@ -130,15 +126,19 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
+        # The base's specs (hardware, real-time), its 'backend' named 'hardware' here
         board = [replace(s, name=ControlLoopNode.BACKEND_PARAMETER) if s.name == 'backend'
-                 else s for s in model_parameters() + parameter_specs()]
+                 else s for s in HardwareInterfaceNode._parameter_specs(self)]
         names = {s.name for s in board}
         law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
                _NOT_HERE]
         # The law can change at run time here (between cycles, under the hold); friction
         # is compensated by the loop at the board rate, so the law's model leaves it out.
+        # Like the hardware interface, the loop waits for its lifecycle transitions (the
+        # launch files or an operator drive them): autostart is off unless asked for.
         law = [replace(s, read_only=False) if s.name == 'law' else
-               replace(s, default=False) if s.name == 'model_friction' else s for s in law]
+               replace(s, default=False) if s.name in ('model_friction', 'autostart')
+               else s for s in law]
         return board + law + loop_parameter_specs()
 
     def _on_parameter(self, changes):
@@ -204,23 +204,10 @@ class ControlLoopNode(HardwareInterfaceNode):
             self._status.destroy()
             self._status = None
 
-    def _thread_setup(self):
-        v = self._values
-        self.hygiene = setup_thread(v['rt_priority'], tuple(v['cpus'] or ()),
-                                    v['lock_memory'])
-        for line in self.hygiene:
-            self.get_logger().info(f'loop thread: {line}')
-
     def _law_commands(self, sample):
         """Run the law on this cycle's sample (the I/O thread's command source)."""
-        now = time.monotonic()
-        try:
-            return self._law_cycle(sample, now)
-        finally:
-            if self.timing is not None:
-                out = self._out
-                self.timing.record(now, time.monotonic(),
-                                   out.law_time if out is not None else math.nan)
+        self._law_ran = True
+        return self._law_cycle(sample, time.monotonic())
 
     def _law_cycle(self, sample, now):
         if self._pending is not None:     # a new law: the old one releases, the hold covers
@@ -232,7 +219,8 @@ class ControlLoopNode(HardwareInterfaceNode):
             return [(None, now, old)]
         cycle = self.cycle
         cycle.take_state(sample.position, sample.velocity, now)
-        out = cycle.run(now, time.time())
+        # The law's time is the board's: a report the loop missed still counts as a period.
+        out = cycle.run(now, time.time(), sample.board_time_us * 1e-6)
         self._out = out
         if out.release:
             return [(None, now, self._source)]
@@ -241,7 +229,14 @@ class ControlLoopNode(HardwareInterfaceNode):
         return [(out.torque, now, self._source)]
 
     def _publish_sample(self, sample):
-        """Hand the sample to the output thread (the loop never waits for DDS)."""
+        """Time the cycle; hand the sample to the output thread (it never waits for DDS)."""
+        if self._law_ran and self.timing is not None:
+            # The host's cycle: the report's arrival to the current frame sent (the
+            # I/O thread calls this listener after the frame went out).
+            out = self._out
+            self.timing.record(sample.host_time, time.monotonic(),
+                               out.law_time if out is not None else math.nan)
+        self._law_ran = False
         self._latest = sample
         self._count += 1
         if self._count % self._values['joint_states_decimation'] == 0:

@@ -17,7 +17,9 @@ The ``controller`` node: a control law of :mod:`robodyn_ros.control` at a fixed 
 
 A lifecycle node. Configure loads the model and builds the law; activate
 starts the control timer; deactivate sends zero torque once and stops.
-With ``autostart`` (default) it configures and activates itself.
+With ``autostart`` (default) it configures and activates itself, and exits
+with code 1 when that configure fails for a reason no later configure can
+fix (a bad read-only parameter such as an unknown ``robot``).
 
 Inputs: ``joint_states`` (sensor_msgs/JointState, best effort, depth 1; taken by
 the control loop itself at each step, newest sample only, through
@@ -117,9 +119,14 @@ class ControllerNode(LifecycleNode):
         self.values = declare(self, parameter_specs(), on_changes=self._on_parameter)
         self.diag = Diagnostics(self)
         self.diag.update(WARN, 'unconfigured')
+        self._configure_error = None
         if self.values['autostart']:
             if self.trigger_configure() == TransitionCallbackReturn.SUCCESS:
                 self.trigger_activate()
+            elif not isinstance(self._configure_error, (TimeoutError, type(None))):
+                # The cause is in read-only parameters (robot, law, rate, ...): no later
+                # configure can succeed, so the process ends, as the planner's does.
+                raise RuntimeError(f'configure failed: {self._configure_error}')
 
     # ------------------------------------------------------------------ parameters
     def _on_parameter(self, changes):
@@ -165,6 +172,7 @@ class ControllerNode(LifecycleNode):
             self.controller = make_controller(v['law'], self.model, self.period,
                                               self._options())
         except (RobodynError, ValueError, TimeoutError, OSError) as exc:
+            self._configure_error = exc
             self.get_logger().error(f'configure failed: {exc}')
             self.diag.update(ERROR, f'configure failed: {exc}')
             return TransitionCallbackReturn.FAILURE

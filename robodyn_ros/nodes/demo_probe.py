@@ -174,6 +174,16 @@ class DemoProbe(Node):
         if topic.endswith('/payload_estimate'):
             law = topic.split('/')[0]
             return lambda msg, now: log.add_payload(law, now, msg.data)
+        if topic.endswith('/estimates'):
+            law = topic.split('/')[0]
+
+            def estimates(msg, now):
+                values, k = {}, 0
+                for dim in msg.layout.dim:
+                    values[dim.label] = list(msg.data[k:k + dim.size])
+                    k += dim.size
+                log.add_estimates(law, now, values)
+            return estimates
         if topic == 'diagnostics':
             def diag(msg, now):
                 for status in msg.status:

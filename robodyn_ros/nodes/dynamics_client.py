@@ -18,12 +18,16 @@ Client of the ``parallel_dynamics`` service, and an effort provider for the plan
 :class:`DynamicsClient` owns a small node spinning on its own thread, so
 any code (a callback of another node included) can send a request on
 ``dynamics/request`` and block until the answer with the same header comes
-back on ``dynamics/response``. :class:`RemoteEffortProvider` is an
-``effort_provider(Q, QD, QDD) -> TAU`` for the planner
-(:mod:`robodyn_ros.planning.efforts`): it asks the service when one runs
-with the same robot model (the fingerprint on ``dynamics/info``) and the
-same friction setting, and computes in-process otherwise, or when the
-service answers with an error or not within the timeout.
+back on ``dynamics/response``. Requests and answers are packed trajectories
+written and read in serialized form (:mod:`.dynamics_cdr`): no Python object
+per state. An answer ``busy`` is retried a few times after a growing pause
+(``busy_retries``); every other error raises at once.
+:class:`RemoteEffortProvider` is an ``effort_provider(Q, QD, QDD) -> TAU``
+for the planner (:mod:`robodyn_ros.planning.efforts`): it asks the service
+when one runs with the same robot model (the fingerprint on
+``dynamics/info``) and the same friction setting, and computes in-process
+otherwise, or when the service answers with an error or not within the
+timeout.
 """
 
 import itertools
@@ -37,17 +41,34 @@ from rclpy.node import Node
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
+from . import dynamics_cdr as cdr
 from . import dynamics_protocol as proto
-from .conversions import trajectory_msg
 from ..errors import RobodynError
 from ..parallel.service import model_fingerprint
 from ..planning.efforts import ModelEffortProvider
 
 _COUNTER = itertools.count()
+#: First pause before sending a request again after ``busy`` [s]; it doubles each time.
+BUSY_PAUSE = 0.005
+#: Longest pause between two attempts [s].
+BUSY_PAUSE_MAX = 0.2
 
 
 class DynamicsServiceError(RobodynError):
-    """The service is absent, refused a request or did not answer in time."""
+    """
+    The service is absent, refused a request or did not answer in time.
+
+    Attributes
+    ----------
+    code : str
+        The service's error code (``invalid``, ``too_large``, ``busy``,
+        ``failed``), ``timeout``, ``absent`` or ``malformed``.
+
+    """
+
+    def __init__(self, message, code='failed'):
+        super().__init__(message)
+        self.code = code
 
 
 class DynamicsClient:
@@ -65,21 +86,32 @@ class DynamicsClient:
 
     def __init__(self, context=None, namespace=''):
         name = f'dynamics_client_{os.getpid()}_{next(_COUNTER)}'
-        self._node = Node(name, namespace=namespace, context=context)
+        # A process started with "-r __node:=NAME" (launch files, the demo) would give this
+        # node its host's name too (two nodes of one name: "Publisher already registered");
+        # a node-local remap of its own name wins over the global one, topic remaps still apply.
+        self._node = Node(name, namespace=namespace, context=context,
+                          cli_args=['--ros-args', '-r', f'__node:={name}'])
+        self._frame = self._node.get_fully_qualified_name()
         self._waiting = {}
         self._lock = threading.Lock()
         self._info = None
         self._count = itertools.count()
+        self.attempts = 0
         self._pub = self._node.create_publisher(JointTrajectory, proto.REQUEST_TOPIC,
                                                 proto.DATA_QOS)
         self._node.create_subscription(JointTrajectory, proto.RESPONSE_TOPIC, self._on_response,
-                                       proto.DATA_QOS)
+                                       proto.DATA_QOS, raw=True)
         self._node.create_subscription(String, proto.INFO_TOPIC, self._on_info, proto.INFO_QOS)
         self._executor = SingleThreadedExecutor(context=self._node.context)
         self._executor.add_node(self._node)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._spin, daemon=True, name=name)
         self._thread.start()
+
+    @property
+    def node(self):
+        """Return the client's rclpy node, e.g. to add subscriptions (rclpy.node.Node)."""
+        return self._node
 
     def _spin(self):
         while not self._stop.is_set() and self._node.context.ok():
@@ -93,11 +125,15 @@ class DynamicsClient:
     def _on_info(self, msg):
         self._info = proto.parse_json(msg)
 
-    def _on_response(self, msg):
+    def _on_response(self, data):
+        try:
+            rid = proto.request_id(data)
+        except ValueError:
+            return
         with self._lock:
-            slot = self._waiting.get(proto.request_id(msg))
+            slot = self._waiting.get(rid)
         if slot is not None:
-            slot['msg'] = msg
+            slot['data'] = data
             slot['event'].set()
 
     @property
@@ -117,7 +153,68 @@ class DynamicsClient:
         """
         return self._info is not None and self._pub.get_subscription_count() > 0
 
-    def request(self, joint_names, q, qd, qdd, timeout=1.0):
+    def publish(self, data):
+        """
+        Publish a serialized request as it is, without waiting (floods, tests).
+
+        Parameters
+        ----------
+        data : bytes
+            A packed request (:func:`~.dynamics_cdr.encode`).
+
+        """
+        self._pub.publish(data)
+
+    def send(self, joint_names, q, qd, qdd, timeout=1.0):
+        """
+        Send one request and wait for its answer, whatever it is.
+
+        Parameters
+        ----------
+        joint_names : sequence of str
+            Joints of the columns.
+        q, qd, qdd : numpy.ndarray
+            States, (N, n); ``qd`` and ``qdd`` may be None (zero).
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        PackedTrajectory
+            The decoded answer (an error has no points).
+
+        Raises
+        ------
+        DynamicsServiceError
+            No answer within the timeout (code ``timeout``) or an unreadable
+            one (``malformed``).
+
+        """
+        stamp = self._node.get_clock().now().nanoseconds
+        sec, nanosec = divmod(stamp, 1_000_000_000)
+        frame = f'{self._frame}#{next(self._count)}'
+        data = cdr.encode(sec, nanosec, frame, list(joint_names), q, qd, qdd)
+        rid = proto.format_id(frame, sec, nanosec)
+        slot = {'event': threading.Event(), 'data': None}
+        with self._lock:
+            self._waiting[rid] = slot
+        try:
+            self.attempts += 1
+            self._pub.publish(data)
+            del data
+            if not slot['event'].wait(timeout):
+                raise DynamicsServiceError(f'no answer to request {rid} within {timeout:g} s',
+                                           'timeout')
+        finally:
+            with self._lock:
+                self._waiting.pop(rid, None)
+        try:
+            return cdr.decode(slot['data'])
+        except ValueError as exc:
+            raise DynamicsServiceError(f'malformed response to {rid}: {exc}',
+                                       'malformed') from None
+
+    def request(self, joint_names, q, qd, qdd, timeout=1.0, busy_retries=6):
         """
         Ask the service for the efforts of some states and wait for them.
 
@@ -128,7 +225,10 @@ class DynamicsClient:
         q, qd, qdd : numpy.ndarray
             States, (N, n) [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
         timeout : float
-            Longest wait [s].
+            Longest wait for all attempts together [s].
+        busy_retries : int
+            Attempts after a ``busy`` answer (pauses of 5 ms, doubling, at
+            most 0.2 s, within ``timeout``).
 
         Returns
         -------
@@ -138,38 +238,34 @@ class DynamicsClient:
         Raises
         ------
         DynamicsServiceError
-            No service, an error response, or no answer in time.
+            No service, an error answer (its ``code``), ``busy`` after the
+            retries, or no answer in time.
 
         """
         if not self.available():
-            raise DynamicsServiceError('no parallel_dynamics service is running')
-        frame = f'{self._node.get_fully_qualified_name()}#{next(self._count)}'
-        stamp = self._node.get_clock().now().to_msg()
-        msg = trajectory_msg(joint_names, np.zeros(len(q)), q, qd, qdd, stamp=stamp,
-                             frame_id=frame)
-        rid = proto.request_id(msg)
-        slot = {'event': threading.Event(), 'msg': None}
-        with self._lock:
-            self._waiting[rid] = slot
-        try:
-            self._pub.publish(msg)
-            if not slot['event'].wait(timeout):
-                raise DynamicsServiceError(f'no answer to request {rid} within {timeout:g} s')
-        finally:
-            with self._lock:
-                self._waiting.pop(rid, None)
-        reply = slot['msg']
-        if proto.is_error(reply):
-            raise DynamicsServiceError(f'request {rid} refused by the service (see its '
-                                       'diagnostics)')
-        try:
-            tau = proto.response_efforts(reply, joint_names)
-        except ValueError as exc:
-            raise DynamicsServiceError(f'malformed response to {rid}: {exc}') from None
-        if tau.shape != np.shape(q):
-            raise DynamicsServiceError(f'response to {rid} has {tau.shape[0]} points for '
-                                       f'{len(q)}')
-        return tau
+            raise DynamicsServiceError('no parallel_dynamics service is running', 'absent')
+        q = np.asarray(q, dtype=float)
+        deadline = time.monotonic() + timeout
+        pause = BUSY_PAUSE
+        for attempt in range(int(busy_retries) + 1):
+            left = deadline - time.monotonic()
+            if left <= 0.0:
+                break
+            reply = self.send(joint_names, q, qd, qdd, left)
+            if not reply.is_error:
+                tau = reply.effort
+                if tau is None or tau.shape != q.shape:
+                    raise DynamicsServiceError(
+                        f'response has {0 if tau is None else tau.shape[0]} points for '
+                        f'{len(q)}', 'malformed')
+                return np.array(tau)
+            code, text, details = proto.parse_error(reply)
+            if code != 'busy' or attempt == busy_retries:
+                raise DynamicsServiceError(f'request refused by the service ({code}): {text}',
+                                           code)
+            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(2.0 * pause, BUSY_PAUSE_MAX)
+        raise DynamicsServiceError(f'the service stayed busy for {timeout:g} s', 'busy')
 
     def close(self):
         """Stop the spinning thread and destroy the node (idempotent)."""
@@ -318,6 +414,10 @@ class RemoteEffortProvider:
                              f'{qd2.shape}, {qdd2.shape}')
         if len(q2) == 0:
             return np.zeros_like(q2)
+        limit = (self._client.info or {}).get('max_points')
+        if isinstance(limit, int) and len(q2) > limit:
+            raise ValueError(f'{len(q2)} states, more than the service takes (max_points = '
+                             f'{limit})')
         rows, n = q2.shape[0], len(self._full_names)
         full = [np.tile(self._fixed, (rows, 1)), np.zeros((rows, n)), np.zeros((rows, n))]
         for arr, part in zip(full, (q2, qd2, qdd2)):

@@ -13,33 +13,39 @@
 # limitations under the License.
 
 """
-Topics and messages of the parallel-dynamics service, its workers and its clients.
+Topics, QoS and messages of the parallel-dynamics service, its workers and its clients.
 
-Standard message types only:
+Standard message types only; the data messages are **packed**
+``trajectory_msgs/JointTrajectory`` (one point holding N states row after
+row, read and written in serialized form by :mod:`.dynamics_cdr`):
 
-* ``dynamics/request`` (trajectory_msgs/JointTrajectory): states per point
-  (positions; velocities and accelerations, empty meaning zero); the header
-  (stamp and frame_id) is the request id.
-* ``dynamics/response`` (JointTrajectory): the same header, joint names and
-  points with ``effort`` filled. **An error response has the same header and
-  joint names and no points**; the reason is published on ``diagnostics``
-  (a status named ``<node>: request`` with the request id) and logged.
+* ``dynamics/request``: header (stamp and frame_id) = the request id;
+  ``joint_names`` = every model joint, any order; ``positions`` N x n,
+  ``velocities`` and ``accelerations`` N x n or empty (zero).
+* ``dynamics/response``: the same header and joint names, ``effort`` N x n
+  in the request's joint order. **An error has no points**; its
+  ``joint_names`` are ``[code, message, key=value ...]`` with a code of
+  :data:`ERROR_CODES` (``busy`` carries ``queue_depth`` and
+  ``queued_points``). Every request gets exactly one response.
 * ``dynamics/info`` (std_msgs/String, JSON, latched): robot, model
-  fingerprint, joints, friction, scheme of the service.
+  fingerprint, joints, friction, scheme and limits of the service.
 * ``dynamics/workers`` (String, JSON): heartbeats of worker processes.
-* ``<worker>/chunk_request`` and ``dynamics/chunk_response`` (JointTrajectory):
-  chunks of requests between the service and its workers; the frame_id
-  carries ``<token>:<chunk>:<friction 0|1>``.
+* ``<worker>/chunk_request`` and ``dynamics/chunk_response``: chunks of
+  requests between the service and its workers, packed the same way, in
+  model joint order; the frame_id carries ``<token>:<chunk>:<friction 0|1>``.
+
+The data topics are reliable with **keep-all** history: a reader that
+falls behind slows its writers down (DDS flow control) instead of
+overwriting unread requests, so nothing is dropped silently.
 """
 
 import json
 
 import numpy as np
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
-from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from .conversions import to_duration, trajectory_arrays
+from .dynamics_cdr import read_header
 
 REQUEST_TOPIC = 'dynamics/request'
 RESPONSE_TOPIC = 'dynamics/response'
@@ -49,8 +55,9 @@ CHUNK_RESPONSE_TOPIC = 'dynamics/chunk_response'
 #: Worker's private chunk topic (``~/chunk_request``).
 CHUNK_REQUEST_SUFFIX = 'chunk_request'
 
-#: Requests, responses and chunks: reliable, a few messages deep.
-DATA_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+#: Requests, responses and chunks: reliable, keep all (flow control, no overwriting).
+DATA_QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                      history=HistoryPolicy.KEEP_ALL)
 #: The service's description: latched.
 INFO_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -58,15 +65,24 @@ INFO_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 HEARTBEAT_PERIOD = 0.5
 WORKER_LOST_AFTER = 2.0
 
+#: Error codes of a response with no points.
+#: ``invalid``: malformed request (the message says what); ``too_large``:
+#: more points than ``max_points``, refused from the serialized size;
+#: ``busy``: the queue is full, send again later; ``failed``: the
+#: computation failed.
+ERROR_CODES = ('invalid', 'too_large', 'busy', 'failed')
 
-def request_id(msg):
+
+def format_id(frame_id, sec, nanosec):
     """
     Identify a request by its header.
 
     Parameters
     ----------
-    msg : JointTrajectory
-        Request or response.
+    frame_id : str
+        Header frame id.
+    sec, nanosec : int
+        Header stamp.
 
     Returns
     -------
@@ -74,152 +90,58 @@ def request_id(msg):
         ``<frame_id>@<sec>.<nanosec>``.
 
     """
-    stamp = msg.header.stamp
-    return f'{msg.header.frame_id}@{stamp.sec}.{stamp.nanosec:09d}'
+    return f'{frame_id}@{sec}.{nanosec:09d}'
 
 
-def request_states(msg, joint_names, max_points):
+def request_id(data):
     """
-    Read the states of a request in the model's joint order.
+    Identify a serialized request or response by its header.
 
     Parameters
     ----------
-    msg : JointTrajectory
-        The request.
-    joint_names : sequence of str
-        The model's joints (every one must be in the request).
-    max_points : int
-        Largest accepted number of points.
+    data : bytes
+        The serialized message.
+
+    Returns
+    -------
+    str
+        See :func:`format_id`.
+
+    Raises
+    ------
+    ValueError
+        If the header cannot be read.
+
+    """
+    sec, nanosec, frame_id, _ = read_header(data)
+    return format_id(frame_id, sec, nanosec)
+
+
+def parse_error(msg):
+    """
+    Read the error of a response with no points.
+
+    Parameters
+    ----------
+    msg : PackedTrajectory
+        A decoded error response.
 
     Returns
     -------
     tuple
-        ``(q, qd, qdd, order)``: (N, n) arrays in model order and the index
-        of each request column in the model (to answer in request order).
-
-    Raises
-    ------
-    ValueError
-        Unknown, missing or duplicate joints, no points, too many points,
-        points with inconsistent lengths or no positions, non-finite values.
+        ``(code, message, details)``; ``details`` maps keys to strings.
 
     """
     names = list(msg.joint_names)
-    unknown = [j for j in names if j not in joint_names]
-    if unknown:
-        raise ValueError(f'unknown joints {", ".join(unknown)} (the model has '
-                         f'{", ".join(joint_names)})')
-    if len(msg.points) == 0:
-        raise ValueError('no points')
-    if len(msg.points) > max_points:
-        raise ValueError(f'{len(msg.points)} points, more than max_points = {max_points}')
-    arrays = trajectory_arrays(msg, joint_names)
-    q = arrays['positions']
-    if q is None:
-        raise ValueError('points have no positions')
-    zeros = np.zeros_like(q)
-    qd = arrays['velocities'] if arrays['velocities'] is not None else zeros
-    qdd = arrays['accelerations'] if arrays['accelerations'] is not None else zeros
-    order = np.array([list(joint_names).index(j) for j in names], dtype=int)
-    return (np.ascontiguousarray(q), np.ascontiguousarray(qd), np.ascontiguousarray(qdd),
-            order)
+    code = names[0] if names else 'failed'
+    text = names[1] if len(names) > 1 else ''
+    details = dict(n.split('=', 1) for n in names[2:] if '=' in n)
+    return code, text, details
 
 
-def fill_efforts(msg, tau, order):
+def chunk_id(token, index, friction):
     """
-    Turn a request into its response: the efforts filled in, in the request's joint order.
-
-    Parameters
-    ----------
-    msg : JointTrajectory
-        The request (modified in place).
-    tau : numpy.ndarray
-        Efforts in model order, (N, n) [N m or N].
-    order : numpy.ndarray
-        Model index of each request column.
-
-    Returns
-    -------
-    JointTrajectory
-        ``msg`` itself.
-
-    """
-    rows = np.asarray(tau, dtype=float)[:, order].tolist()
-    for point, row in zip(msg.points, rows):
-        point.effort = row
-    return msg
-
-
-def error_response(msg):
-    """
-    Build the error response to a request: same header and joint names, no points.
-
-    Parameters
-    ----------
-    msg : JointTrajectory
-        The request.
-
-    Returns
-    -------
-    JointTrajectory
-        The response.
-
-    """
-    out = JointTrajectory()
-    out.header = msg.header
-    out.joint_names = list(msg.joint_names)
-    return out
-
-
-def is_error(msg):
-    """
-    Tell an error response from a result.
-
-    Parameters
-    ----------
-    msg : JointTrajectory
-        A response.
-
-    Returns
-    -------
-    bool
-        True when it has no points.
-
-    """
-    return len(msg.points) == 0
-
-
-def response_efforts(msg, joint_names):
-    """
-    Read the efforts of a response in a given joint order.
-
-    Parameters
-    ----------
-    msg : JointTrajectory
-        A (successful) response.
-    joint_names : sequence of str
-        Order wanted.
-
-    Returns
-    -------
-    numpy.ndarray
-        (N, n) [N m or N].
-
-    Raises
-    ------
-    ValueError
-        If the efforts are missing or malformed.
-
-    """
-    effort = trajectory_arrays(msg, joint_names)['effort']
-    if effort is None:
-        raise ValueError('response has no efforts')
-    return effort
-
-
-def chunk_request(token, index, friction, stamp, joint_names, q, qd, qdd):
-    """
-    Build a chunk of a request for a worker.
+    Build a chunk's id.
 
     Parameters
     ----------
@@ -229,28 +151,14 @@ def chunk_request(token, index, friction, stamp, joint_names, q, qd, qdd):
         Chunk number.
     friction : bool
         Include friction.
-    stamp : builtin_interfaces.msg.Time
-        Stamp of the request.
-    joint_names : sequence of str
-        Joints, model order.
-    q, qd, qdd : numpy.ndarray
-        States of the chunk, (M, n).
 
     Returns
     -------
-    JointTrajectory
-        The chunk.
+    str
+        ``<token>:<chunk>:<friction>``.
 
     """
-    msg = JointTrajectory()
-    msg.header.stamp = stamp
-    msg.header.frame_id = f'{token}:{int(index)}:{int(bool(friction))}'
-    msg.joint_names = list(joint_names)
-    zero = to_duration(0.0)
-    for a, b, c in zip(q.tolist(), qd.tolist(), qdd.tolist()):
-        msg.points.append(JointTrajectoryPoint(positions=a, velocities=b, accelerations=c,
-                                               time_from_start=zero))
-    return msg
+    return f'{token}:{int(index)}:{int(bool(friction))}'
 
 
 def parse_chunk_id(frame_id):
@@ -317,3 +225,51 @@ def parse_json(msg):
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def request_states(msg, joint_names):
+    """
+    Read the states of a decoded request in the model's joint order.
+
+    Parameters
+    ----------
+    msg : PackedTrajectory
+        The decoded request.
+    joint_names : sequence of str
+        The model's joints (every one must be in the request, once).
+
+    Returns
+    -------
+    tuple
+        ``(q, qd, qdd, order)``: (N, n) arrays in model order (views of the
+        message where its order is the model's) and the model index of each
+        request column (to answer in request order).
+
+    Raises
+    ------
+    ValueError
+        Unknown, missing or duplicate joints, no positions.
+
+    """
+    names = list(msg.joint_names)
+    model = list(joint_names)
+    unknown = [j for j in names if j not in model]
+    if unknown:
+        raise ValueError(f'unknown joints {", ".join(unknown)} (the model has '
+                         f'{", ".join(model)})')
+    missing = [j for j in model if j not in names]
+    if missing or len(names) != len(model):
+        raise ValueError(f'the request lacks joints {", ".join(missing)} or repeats one: every '
+                         f'model joint once ({", ".join(model)})')
+    if msg.positions is None:
+        raise ValueError('the request has no positions')
+    order = np.array([model.index(j) for j in names], dtype=int)
+    take = np.argsort(order)
+    identity = bool(np.all(order == np.arange(len(model))))
+    out = []
+    for arr in (msg.positions, msg.velocities, msg.accelerations):
+        if arr is None:
+            out.append(np.zeros(msg.positions.shape))
+        else:
+            out.append(arr if identity else np.ascontiguousarray(arr[:, take]))
+    return out[0], out[1], out[2], order

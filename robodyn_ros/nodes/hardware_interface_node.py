@@ -66,6 +66,7 @@ from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
 from ..hardware.settings import (DriverSettings, InterfaceSettings, MAX_COMMAND_TIMEOUT,
                                  MAX_HOLD_TIME)
+from ..realtime.hygiene import setup_process, setup_thread
 
 NODE_NAME = 'hardware_interface'
 #: joint_commands: every message is taken at each board cycle; the depth keeps a second
@@ -213,6 +214,27 @@ def parameter_specs():
     ]
 
 
+def realtime_parameter_specs():
+    """
+    Real-time options of the board's I/O thread (both the graph and the one-process loop).
+
+    Returns
+    -------
+    list of ParamSpec
+        Priority, CPU affinity and memory locking (see docs/realtime.md).
+
+    """
+    return [
+        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread (0: normal '
+                  'scheduling; needs rtprio, see docs/realtime.md)', low=0, high=99,
+                  read_only=True),
+        ParamSpec('cpus', None, 'CPUs the loop thread may run on (empty: any)',
+                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
+        ParamSpec('lock_memory', False, 'Lock the process memory (mlockall) so the loop '
+                  'takes no page faults', read_only=True),
+    ]
+
+
 class HardwareInterfaceNode(LifecycleNode):
     """
     Lifecycle node driving one motor driver board.
@@ -239,6 +261,7 @@ class HardwareInterfaceNode(LifecycleNode):
         self._sources = {}
         self._cmd_sub = None
         self._diag_timer = None
+        self.hygiene = []
         super().__init__(self.NODE_NAME, **kwargs)
         self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
         hardware_id = 'cia402_drives' if self._values[self.BACKEND_PARAMETER] == 'cia402' else \
@@ -251,7 +274,7 @@ class HardwareInterfaceNode(LifecycleNode):
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
         """Return every parameter of the node (ParamSpec list)."""
-        return model_parameters() + parameter_specs()
+        return model_parameters() + parameter_specs() + realtime_parameter_specs()
 
     def _on_parameter(self, changes):
         """Apply a set of run-time changes to the interface all at once (or none)."""
@@ -323,8 +346,27 @@ class HardwareInterfaceNode(LifecycleNode):
             self._cmd_sub.destroy()
             self._cmd_sub = None
 
+    def _prepare_process(self):
+        """
+        Shorten the GIL hand-over and freeze the collector before the board link opens.
+
+        The node's model, kernels and rclpy entities live as long as the
+        process; a full collection over them, or the executor keeping the
+        GIL for its switch interval, would stop the I/O loop for tens of
+        milliseconds (see :mod:`robodyn_ros.realtime.hygiene`). Done here,
+        before the board streams, nothing waits for it.
+        """
+        self.hygiene = setup_process()
+        for line in self.hygiene:
+            self.get_logger().info(f'process: {line}')
+
     def _thread_setup(self):
-        """Run once in the I/O thread before its first cycle (nothing here)."""
+        """Apply the thread's real-time options in the I/O thread before its first cycle."""
+        v = self._values
+        lines = setup_thread(v['rt_priority'], tuple(v['cpus'] or ()), v['lock_memory'])
+        self.hygiene = self.hygiene + lines
+        for line in lines:
+            self.get_logger().info(f'I/O thread: {line}')
 
     def _commands(self, sample=None):
         """
@@ -435,6 +477,7 @@ class HardwareInterfaceNode(LifecycleNode):
             friction_model = with_friction(model, v['friction_params']) if (
                 v['friction_params']) else model
             driver, runtime = self._settings()
+            self._prepare_process()      # before the board or the bus streams
             backend = transport = None
             if v[self.BACKEND_PARAMETER] == 'cia402':
                 backend = self._cia402_driver(model)

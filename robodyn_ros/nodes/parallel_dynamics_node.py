@@ -15,45 +15,49 @@
 """
 The ``parallel_dynamics`` node: inverse dynamics of whole trajectories as a service.
 
-Requests arrive on ``dynamics/request`` (trajectory_msgs/JointTrajectory with
-positions, velocities, accelerations); the answer goes out on
-``dynamics/response`` with the same header and points and ``effort``
-filled, or, for a malformed request, with the same header and no points
-plus an ERROR entry on ``diagnostics`` (see
-:mod:`robodyn_ros.nodes.dynamics_protocol`). The node spins on a
-MultiThreadedExecutor with one reentrant callback group, so requests from
-several clients are served at once; each request is split across the
-node's pool of ``threads`` threads (batch partitioning over the GIL-free
-kernels), or computed with seed 003's row partition or seed 004's scheduled
-subtasks, or cut into chunks for ``parallel_dynamics_worker`` processes
-over DDS (``scheme``). A worker that does not answer a chunk within
-``worker_timeout`` is dropped and its chunk computed here. All computing is
-in :mod:`robodyn_ros.parallel`.
+Requests arrive on ``dynamics/request`` as packed trajectories (see
+:mod:`robodyn_ros.nodes.dynamics_protocol`), taken as serialized bytes; every
+request gets exactly one answer on ``dynamics/response``: the efforts, or an
+error with a code (``invalid``, ``too_large``, ``busy``, ``failed``). A
+request larger than ``max_points`` is refused from its serialized size before
+it is read; the others are admitted into a first-come-first-served queue
+bounded by ``max_queued_requests`` and ``max_queued_points`` (see
+:mod:`robodyn_ros.parallel.admission`) or answered ``busy`` with the queue
+depth. Receiving is all the executor does with a request; a dispatcher
+thread computes (split across the node's ``threads``, or with seed 003's row
+partition or seed 004's scheduled subtasks) or hands chunks to
+``parallel_dynamics_worker`` processes (:mod:`.dynamics_workers`). All
+computing is in :mod:`robodyn_ros.parallel`.
 """
 
-from dataclasses import dataclass, field
-import math
+from dataclasses import dataclass
 import threading
 import time
-import uuid
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-import numpy as np
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.node import Node
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
+from . import dynamics_cdr as cdr
 from . import dynamics_protocol as proto
-from .diagnostics import Diagnostics, OK, WARN
+from .diagnostics import Diagnostics, OK
+from .dynamics_workers import WorkerPool
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
 from ..errors import RobodynError
-from ..parallel.service import EffortSolver, model_fingerprint, SCHEMES, split_rows
+from ..parallel.admission import BusyError, RequestQueue
+from ..parallel.service import EffortSolver, model_fingerprint, SCHEMES
+from ..ros_env import use_large_data_transport
 
-#: Executor threads: concurrent requests plus worker traffic (compute threads: ``threads``).
+#: Executor threads: requests, worker traffic, timers (compute: the dispatcher and ``threads``).
 EXECUTOR_THREADS = 4
+#: How long a worker incident keeps the node's status at WARN [s].
+INCIDENT_MEMORY = 5.0
+#: Allowance for the frame id and joint names in the size check of a request [bytes].
+NAME_ALLOWANCE = 8192
 
 
 def parameter_specs():
@@ -76,31 +80,32 @@ def parameter_specs():
         ParamSpec('friction', True, "Include the joints' friction models in the efforts"),
         ParamSpec('min_chunk', 100, 'Fewest points sent to a worker in one chunk', low=1,
                   high=10_000_000),
-        ParamSpec('worker_timeout', 0.5, 'A chunk not answered within this time [s] is '
-                  'computed here and its worker dropped', low=0.01, high=60.0),
-        ParamSpec('max_points', 200_000, 'Largest request accepted [points]', low=1,
+        ParamSpec('worker_timeout', 0.5, 'A chunk not answered within this time after it was '
+                  'sent [s] is computed here (the worker stays while it sends heartbeats)',
+                  low=0.01, high=60.0),
+        ParamSpec('max_points', 200_000, 'Largest request [points]; larger ones are refused '
+                  '(too_large) from their serialized size, before they are read', low=1,
                   high=10_000_000),
+        ParamSpec('max_queued_points', 600_000, 'Most points admitted and not yet answered; '
+                  'a request beyond it is answered busy (one request always fits)', low=1,
+                  high=100_000_000),
+        ParamSpec('max_queued_requests', 256, 'Most requests admitted and not yet answered; '
+                  'beyond it requests are answered busy', low=1, high=100_000),
     ]
 
 
 @dataclass
-class _Worker:
-    name: str
-    publisher: object
-    last_seen: float
-    chunks: int = 0
+class Request:
+    """An admitted request: its header, its states in model order, its joint order."""
 
-
-@dataclass
-class _Pending:
-    msg: object
     rid: str
-    order: np.ndarray
+    sec: int
+    nanosec: int
+    frame_id: str
+    names: list
+    order: object
     states: tuple
-    tau: np.ndarray
-    friction: bool
-    chunks: dict = field(default_factory=dict)
-    started: float = 0.0
+    points: int
 
 
 class ParallelDynamicsNode(Node):
@@ -118,6 +123,7 @@ class ParallelDynamicsNode(Node):
         super().__init__('parallel_dynamics', **kwargs)
         self._values = declare(self, parameter_specs(), on_changes=self._on_change)
         self._model = load_model(self, self._values)
+        self._names = list(self._model.joint_names)
         self._fingerprint = model_fingerprint(self._model)
         try:
             self._solver = self._make_solver(self._values)
@@ -126,23 +132,23 @@ class ParallelDynamicsNode(Node):
         self._lock = threading.Lock()
         self._pub_lock = threading.Lock()
         self._diag_lock = threading.Lock()
-        self._workers = {}
-        self._pending = {}
-        self._stats = {'requests': 0, 'errors': 0, 'points': 0, 'chunks_sent': 0,
-                       'chunks_local': 0, 'worker_timeouts': 0}
-        group = ReentrantCallbackGroup()
+        self._stats = {'requests': 0, 'errors': 0, 'busy': 0, 'too_large': 0, 'points': 0}
+        self._queue = RequestQueue(self._values['max_queued_requests'],
+                                   self._values['max_queued_points'])
         self._diag = Diagnostics(self, hardware_id=self._model.name)
         self._error_pub = self.create_publisher(DiagnosticArray, 'diagnostics', 10)
         self._pub = self.create_publisher(JointTrajectory, proto.RESPONSE_TOPIC, proto.DATA_QOS)
         self._info_pub = self.create_publisher(String, proto.INFO_TOPIC, proto.INFO_QOS)
+        self.workers = WorkerPool(self, self._fingerprint, self._compute, self._finish_job,
+                                  ReentrantCallbackGroup())
         self.create_subscription(JointTrajectory, proto.REQUEST_TOPIC, self._on_request,
-                                 proto.DATA_QOS, callback_group=group)
-        self.create_subscription(String, proto.WORKERS_TOPIC, self._on_heartbeat, 10,
-                                 callback_group=group)
-        self.create_subscription(JointTrajectory, proto.CHUNK_RESPONSE_TOPIC, self._on_chunk,
-                                 proto.DATA_QOS, callback_group=group)
-        self.create_timer(0.02, self._check_pending,
-                          callback_group=MutuallyExclusiveCallbackGroup())
+                                 proto.DATA_QOS, callback_group=MutuallyExclusiveCallbackGroup(),
+                                 raw=True)
+        self.create_timer(0.5, self._refresh_status)
+        self._running = True
+        self._dispatcher = threading.Thread(target=self._serve, daemon=True,
+                                            name='parallel_dynamics_dispatcher')
+        self._dispatcher.start()
         self._publish_info()
         self._diag.update(OK, 'ready', self._status_values())
         self.get_logger().info(f'serving inverse dynamics of {self._model.name!r} '
@@ -163,205 +169,194 @@ class ParallelDynamicsNode(Node):
                 raise ValueError(str(exc)) from None
             old, self._solver = self._solver, solver
             old.close()
+        self._queue.set_limits(values['max_queued_requests'], values['max_queued_points'])
         self._values = values
         self._publish_info()
         for name, value in changes.items():
             self.get_logger().info(f'parameter {name} = {value!r}')
 
     def _publish_info(self):
+        v = self._values
         self._info_pub.publish(proto.json_msg({
             'node': self.get_fully_qualified_name(), 'robot': self._model.name,
-            'fingerprint': self._fingerprint, 'joints': list(self._model.joint_names),
-            'friction': bool(self._values['friction']), 'scheme': self._values['scheme'],
-            'threads': int(self._values['threads'])}))
+            'fingerprint': self._fingerprint, 'joints': self._names,
+            'friction': bool(v['friction']), 'scheme': v['scheme'], 'threads': int(v['threads']),
+            'max_points': int(v['max_points']), 'max_queued_points': int(v['max_queued_points']),
+            'max_queued_requests': int(v['max_queued_requests'])}))
 
     def on_process_exit(self):
-        """Stop the compute threads (called by the runner at shutdown)."""
-        self._solver.close()
+        """Stop the dispatcher and the compute threads (called at shutdown)."""
+        self._running = False
+        queue, dispatcher = getattr(self, '_queue', None), getattr(self, '_dispatcher', None)
+        if queue is not None:
+            queue.close()
+        if dispatcher is not None and dispatcher.is_alive() and \
+                dispatcher is not threading.current_thread():
+            dispatcher.join(timeout=5.0)
+        solver = getattr(self, '_solver', None)
+        if solver is not None:
+            solver.close()
+
+    def destroy_node(self):
+        """Stop the dispatcher, then destroy the node."""
+        self.on_process_exit()
+        super().destroy_node()
 
     # ------------------------------------------------------------------ requests
-    def _on_request(self, msg):
-        rid = proto.request_id(msg)
+    def _on_request(self, data):
+        try:
+            sec, nanosec, frame_id, _ = cdr.read_header(data)
+        except ValueError as exc:  # no header, no id: nobody to answer
+            self._report(f'unreadable request of {len(data)} bytes ignored: {exc}', '', '')
+            return
+        header = (sec, nanosec, frame_id)
+        rid = proto.format_id(frame_id, sec, nanosec)
         values = self._values
+        limit = cdr.request_bytes(values['max_points'], self._model.n,
+                                  NAME_ALLOWANCE + len(frame_id))
+        if len(data) > limit:
+            self._count('too_large')
+            self._fail(header, 'too_large', f'{len(data)} bytes: more than the '
+                       f'{limit} bytes that max_points = {values["max_points"]} allows for '
+                       f'{self._model.n} joints (not read)')
+            return
         try:
-            q, qd, qdd, order = proto.request_states(msg, self._model.joint_names,
-                                                     values['max_points'])
+            msg = cdr.decode(data)
+            if msg.is_error:
+                raise ValueError('no points')
+            if msg.points > values['max_points']:
+                self._count('too_large')
+                self._fail(header, 'too_large', f'{msg.points} points, more than max_points = '
+                           f'{values["max_points"]}')
+                return
+            q, qd, qdd, order = proto.request_states(msg, self._names)
         except ValueError as exc:
-            self._fail(msg, rid, str(exc))
+            self._fail(header, 'invalid', str(exc))
             return
-        workers = self._live_workers()
-        scheme = values['scheme']
-        if workers and scheme in ('auto', 'workers'):
-            self._dispatch(msg, rid, order, (q, qd, qdd), workers, values)
-            return
-        solver = self._solver
+        item = Request(rid, sec, nanosec, frame_id, list(msg.joint_names), order,
+                       (q, qd, qdd), msg.points)
         try:
-            tau = solver.compute(q, qd, qdd)
-        except (RobodynError, ValueError) as exc:
-            self._fail(msg, rid, str(exc))
-            return
-        self._respond(proto.fill_efforts(msg, tau, order), len(q))
+            self._queue.offer(item, item.points)
+        except BusyError as exc:
+            self._count('busy')
+            self._fail(header, 'busy', str(exc), {'queue_depth': exc.depth,
+                                                  'queued_points': exc.points},
+                       report=False)
+            self.get_logger().warning(f'request {rid}: {exc}', throttle_duration_sec=1.0)
 
-    def _respond(self, msg, points):
-        with self._pub_lock:
-            self._pub.publish(msg)
+    def _serve(self):
+        while self._running:
+            item = self._queue.get(timeout=0.2)
+            if item is None:
+                continue
+            try:
+                self._handle(item)
+            except Exception as exc:  # never leave a request unanswered
+                self._fail_request(item, 'failed', f'{type(exc).__name__}: {exc}')
+
+    def _handle(self, item):
+        values = self._values
+        if values['scheme'] in ('auto', 'workers') and self.workers.dispatch(
+                item, values['min_chunk'], values['worker_timeout'], values['friction']):
+            return
+        try:
+            tau = self._compute(item.states)
+        except (RobodynError, ValueError) as exc:
+            self._fail_request(item, 'invalid', str(exc))
+            return
+        self._respond(item, tau)
+
+    def _compute(self, states):
+        return self._solver.compute(*states)
+
+    def _finish_job(self, job):
+        if job.error:
+            self._fail_request(job.request, 'invalid', job.error)
+        else:
+            self._respond(job.request, job.tau)
+
+    def _respond(self, item, tau):
+        data = cdr.encode(item.sec, item.nanosec, item.frame_id, item.names,
+                          effort=tau[:, item.order])
+        self._publish(data)
+        self._queue.release(item.points)
         with self._lock:
             self._stats['requests'] += 1
-            self._stats['points'] += points
-        self._status(OK, 'ready', publish=False)
+            self._stats['points'] += item.points
 
-    def _fail(self, msg, rid, reason):
+    def _publish(self, data):
         with self._pub_lock:
-            self._pub.publish(proto.error_response(msg))
+            self._pub.publish(data)
+
+    def _count(self, key):
         with self._lock:
-            self._stats['errors'] += 1
-        text = f'request {rid} rejected: {reason}'
+            self._stats[key] += 1
+
+    def _fail_request(self, item, code, reason):
+        self._queue.release(item.points)
+        self._fail((item.sec, item.nanosec, item.frame_id), code, reason)
+
+    def _fail(self, header, code, reason, details=None, report=True):
+        sec, nanosec, frame_id = header
+        self._publish(cdr.encode_error(sec, nanosec, frame_id, code, reason, details))
+        self._count('errors')
+        if report:
+            rid = proto.format_id(frame_id, sec, nanosec)
+            self._report(f'request {rid} refused ({code}): {reason}', rid, frame_id, code)
+
+    def _report(self, text, rid, frame_id, code='invalid'):
         self.get_logger().warning(text)
         status = DiagnosticStatus(level=DiagnosticStatus.ERROR, message=text,
                                   name=f'{self.get_fully_qualified_name()}: request',
                                   hardware_id=self._model.name)
         status.values = [KeyValue(key='request_id', value=rid),
-                         KeyValue(key='frame_id', value=msg.header.frame_id),
-                         KeyValue(key='reason', value=reason)]
+                         KeyValue(key='frame_id', value=frame_id),
+                         KeyValue(key='code', value=code)]
         out = DiagnosticArray(status=[status])
         out.header.stamp = self.get_clock().now().to_msg()
-        self._error_pub.publish(out)
+        with self._diag_lock:
+            self._error_pub.publish(out)
 
-    # ------------------------------------------------------------------ workers
-    def _on_heartbeat(self, msg):
-        data = proto.parse_json(msg)
-        if not data or not isinstance(data.get('node'), str):
-            return
-        name = data['node']
-        if data.get('fingerprint') != self._fingerprint:
-            if name not in self._workers:
-                self.get_logger().warning(f'worker {name} ignored: it has another robot model '
-                                          f'({data.get("robot")!r})', throttle_duration_sec=10.0)
-            return
-        with self._lock:
-            worker = self._workers.get(name)
-            if worker is None:
-                pub = self.create_publisher(JointTrajectory,
-                                            f'{name}/{proto.CHUNK_REQUEST_SUFFIX}',
-                                            proto.DATA_QOS)
-                self._workers[name] = _Worker(name, pub, time.monotonic())
-                self.get_logger().info(f'worker {name} joined')
-            else:
-                worker.last_seen = time.monotonic()
+    # ------------------------------------------------------------------ status
+    def status(self, level, message):
+        """
+        Set the node's diagnostics level and message (with the counters).
 
-    def _live_workers(self):
-        now = time.monotonic()
-        with self._lock:
-            for name in [n for n, w in self._workers.items()
-                         if now - w.last_seen > proto.WORKER_LOST_AFTER]:
-                self.get_logger().warning(f'worker {name} lost (no heartbeat)')
-                self.destroy_publisher(self._workers.pop(name).publisher)
-            return [w for w in self._workers.values()
-                    if w.publisher.get_subscription_count() > 0]
+        Parameters
+        ----------
+        level : bytes
+            ``OK``, ``WARN`` or ``ERROR``.
+        message : str
+            Short text.
 
-    def _dispatch(self, msg, rid, order, states, workers, values):
-        q, qd, qdd = states
-        ranges = split_rows(len(q), len(workers), values['min_chunk'])
-        token = uuid.uuid4().hex[:16]
-        deadline = time.monotonic() + values['worker_timeout']
-        pending = _Pending(msg, rid, order, states, np.full(q.shape, np.nan),
-                           bool(values['friction']), started=time.monotonic())
-        chunks = []
-        with self._lock:
-            ranked = sorted(workers, key=lambda w: w.chunks)
-            for k, (a, b) in enumerate(ranges):
-                worker = ranked[k % len(ranked)]
-                worker.chunks += 1
-                pending.chunks[k] = (worker, a, b, deadline)
-                chunks.append((worker, k, a, b))
-            self._pending[token] = pending
-            self._stats['chunks_sent'] += len(chunks)
-        for worker, k, a, b in chunks:
-            chunk = proto.chunk_request(token, k, pending.friction, msg.header.stamp,
-                                        self._model.joint_names, q[a:b], qd[a:b], qdd[a:b])
-            try:
-                worker.publisher.publish(chunk)
-            except Exception as exc:  # the worker was dropped meanwhile: compute it here
-                self.get_logger().warning(f'chunk {k} of {rid} not sent to {worker.name}: '
-                                          f'{exc}; computing it here')
-                self._complete(token, k, a, b, self._compute_chunk(pending, a, b))
-
-    def _on_chunk(self, msg):
-        try:
-            token, index, _ = proto.parse_chunk_id(msg.header.frame_id)
-        except ValueError:
-            return
-        with self._lock:
-            pending = self._pending.get(token)
-            entry = pending.chunks.get(index) if pending is not None else None
-            if entry is None:
-                return
-        worker, a, b, _ = entry
-        try:
-            if proto.is_error(msg):
-                raise ValueError(f'worker {worker.name} could not compute it')
-            tau = proto.response_efforts(msg, self._model.joint_names)
-            if tau.shape != (b - a, self._model.n):
-                raise ValueError(f'worker {worker.name} sent {tau.shape[0]} points for '
-                                 f'{b - a}')
-        except ValueError as exc:
-            self.get_logger().warning(f'chunk {index} of {pending.rid}: {exc}; computing it '
-                                      'here')
-            tau = self._compute_chunk(pending, a, b)
-        self._complete(token, index, a, b, tau)
-
-    def _compute_chunk(self, pending, a, b):
-        q, qd, qdd = (x[a:b] for x in pending.states)
-        with self._lock:
-            self._stats['chunks_local'] += 1
-        return self._solver.compute(q, qd, qdd)
-
-    def _complete(self, token, index, a, b, tau):
-        with self._lock:
-            pending = self._pending.get(token)
-            if pending is None or index not in pending.chunks:
-                return
-            pending.tau[a:b] = tau
-            del pending.chunks[index]
-            if pending.chunks:
-                return
-            del self._pending[token]
-        self._respond(proto.fill_efforts(pending.msg, pending.tau, pending.order),
-                      len(pending.tau))
-
-    def _check_pending(self):
-        now = time.monotonic()
-        overdue = []
-        with self._lock:
-            for token, pending in self._pending.items():
-                for index, (worker, a, b, deadline) in pending.chunks.items():
-                    if now > deadline:
-                        overdue.append((token, index, pending, worker, a, b))
-            for token, index, pending, worker, a, b in overdue:
-                # Taken over here: no later check picks the chunk again.
-                pending.chunks[index] = (worker, a, b, math.inf)
-            for _, _, _, worker, _, _ in overdue:
-                self._stats['worker_timeouts'] += 1
-                if self._workers.pop(worker.name, None) is not None:
-                    self.destroy_publisher(worker.publisher)
-        for token, index, pending, worker, a, b in overdue:
-            self.get_logger().warning(f'worker {worker.name} did not answer chunk {index} of '
-                                      f'{pending.rid} in time: dropped; computing it here')
-            self._status(WARN, f'worker {worker.name} dropped (no answer in time)')
-            self._complete(token, index, a, b, self._compute_chunk(pending, a, b))
-
-    def _status(self, level, message, publish=True):
+        """
         values = self._status_values()
         with self._diag_lock:
-            self._diag.update(level, message, values, publish=publish)
+            self._diag.update(level, message, values)
+
+    def _refresh_status(self):
+        recent = time.monotonic() - self.workers.last_incident < INCIDENT_MEMORY
+        values = self._status_values()
+        with self._diag_lock:
+            if recent:
+                self._diag.update(self._diag.level, self._diag.message, values, publish=False)
+            else:
+                self._diag.update(OK, 'ready', values)
 
     def _status_values(self):
         with self._lock:
             values = dict(self._stats)
-            values['workers'] = len(self._workers)
-        values.update(scheme=self._values['scheme'], threads=self._values['threads'],
+        values.update(self.workers.stats())
+        values.update(queue_depth=self._queue.depth, queued_points=self._queue.points,
+                      peak_queued_points=self._queue.peak_points,
+                      scheme=self._values['scheme'], threads=self._values['threads'],
                       friction=self._values['friction'], robot=self._model.name)
         return values
+
+    @property
+    def stats(self):
+        """Counters: requests, errors, busy, too_large, points, chunks, workers (dict)."""
+        return self._status_values()
 
 
 def main(args=None):
@@ -379,6 +374,7 @@ def main(args=None):
         Exit code.
 
     """
+    use_large_data_transport()
     return run_node(ParallelDynamicsNode, args, threads=EXECUTOR_THREADS)
 
 

@@ -17,10 +17,11 @@ The ``parallel_dynamics_worker`` node: computes chunks of requests for ``paralle
 
 Announces itself on ``dynamics/workers`` every 0.5 s (JSON: node name,
 robot, model fingerprint, joints), takes chunks on ``~/chunk_request``
-(trajectory_msgs/JointTrajectory) and answers on ``dynamics/chunk_response``
-with the same header and ``effort`` filled (no points if it cannot). Several
-workers may run, in any process and on any host of the DDS domain; the
-service uses those whose model fingerprint equals its own.
+(packed trajectory_msgs/JointTrajectory, read as serialized bytes, see
+:mod:`.dynamics_cdr`) and answers on ``dynamics/chunk_response`` with the
+same header and the efforts (or an error with no points). Several workers
+may run, in any process and on any host of the DDS domain; the service uses
+those whose model fingerprint equals its own.
 """
 
 from diagnostic_msgs.msg import DiagnosticStatus
@@ -29,6 +30,7 @@ from rclpy.node import Node
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
+from . import dynamics_cdr as cdr
 from . import dynamics_protocol as proto
 from .diagnostics import Diagnostics, ERROR, OK
 from .model_source import load_model, model_parameters
@@ -37,6 +39,7 @@ from .runner import run_node
 from ..errors import RobodynError
 from ..parallel.batch import parallel_inverse_dynamics
 from ..parallel.service import model_fingerprint
+from ..ros_env import use_large_data_transport
 
 
 def parameter_specs():
@@ -78,7 +81,7 @@ class ParallelDynamicsWorker(Node):
                                           proto.DATA_QOS)
         self._beat = self.create_publisher(String, proto.WORKERS_TOPIC, 10)
         self.create_subscription(JointTrajectory, f'~/{proto.CHUNK_REQUEST_SUFFIX}',
-                                 self._on_chunk, proto.DATA_QOS, callback_group=group)
+                                 self._on_chunk, proto.DATA_QOS, callback_group=group, raw=True)
         self.create_timer(proto.HEARTBEAT_PERIOD, self._heartbeat, callback_group=group)
         self._heartbeat()
         self._diag.update(OK, 'ready', {'robot': self._model.name})
@@ -90,23 +93,34 @@ class ParallelDynamicsWorker(Node):
             'fingerprint': self._fingerprint, 'joints': list(self._model.joint_names),
             'threads': int(self._values['threads'])}))
 
-    def _on_chunk(self, msg):
+    def _on_chunk(self, data):
         try:
-            _, _, friction = proto.parse_chunk_id(msg.header.frame_id)
-            q, qd, qdd, order = proto.request_states(msg, self._model.joint_names, 10_000_000)
+            sec, nanosec, frame_id, _ = cdr.read_header(data)
+        except ValueError as exc:
+            self._refuse(f'unreadable chunk ignored: {exc}')
+            return
+        try:
+            _, _, friction = proto.parse_chunk_id(frame_id)
+            msg = cdr.decode(data)
+            if msg.is_error:
+                raise ValueError('no points')
+            q, qd, qdd, order = proto.request_states(msg, self._model.joint_names)
             tau = parallel_inverse_dynamics(self._model, q, qd, qdd,
                                             threads=self._values['threads'], friction=friction)
         except (RobodynError, ValueError) as exc:
-            self._errors += 1
-            self.get_logger().warning(f'chunk {msg.header.frame_id!r} refused: {exc}')
-            self._diag.update(ERROR, f'chunk refused: {exc}', {'chunks': self._chunks,
-                                                               'errors': self._errors})
-            self._pub.publish(proto.error_response(msg))
+            self._refuse(f'chunk {frame_id!r} refused: {exc}')
+            self._pub.publish(cdr.encode_error(sec, nanosec, frame_id, 'invalid', str(exc)))
             return
         self._chunks += 1
-        self._pub.publish(proto.fill_efforts(msg, tau, order))
+        self._pub.publish(cdr.encode(sec, nanosec, frame_id, msg.joint_names,
+                                     effort=tau[:, order]))
         if self._diag.level != DiagnosticStatus.OK:
             self._diag.update(OK, 'ready', {'chunks': self._chunks, 'errors': self._errors})
+
+    def _refuse(self, text):
+        self._errors += 1
+        self.get_logger().warning(text)
+        self._diag.update(ERROR, text, {'chunks': self._chunks, 'errors': self._errors})
 
 
 def main(args=None):
@@ -124,6 +138,7 @@ def main(args=None):
         Exit code.
 
     """
+    use_large_data_transport()
     return run_node(ParallelDynamicsWorker, args, threads=2)
 
 

@@ -28,31 +28,47 @@ measured positions at rest (header stamp = the time the plan is sent, so
 that no part of it is skipped however long planning took). A bad goal is
 rejected with a logged reason and a diagnostics entry; the previous plan
 stays in force. All planning happens in :mod:`robodyn_ros.planning`.
+
+**Responsiveness.** Goals are taken as serialized bytes: the executor only
+reads their number of waypoints (a goal above ``max_waypoints`` is refused
+there, before it is deserialized) and hands them to a planning thread, so
+``planner/stop`` is answered at once at any time. A stop cancels the planning
+in progress (its result is dropped; the plan in force is the one stopped), and
+a newer goal replaces an older one still being planned. A goal whose times
+end after ``max_duration``, or whose planned motion would, is refused
+before anything is sampled.
 """
 
 import math
+import struct
+import threading
 
 import numpy as np
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import trajectory_arrays, trajectory_msg
+from .conversions import trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .dynamics_cdr import read_start
 from .dynamics_client import DynamicsClient, RemoteEffortProvider
 from .joint_state_reader import JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParameterValidationError, ParamSpec
 from .runner import run_node
 from .sampled import SampledTopic
+from .trajectory_cdr import encode_trajectory, read_trajectory
 from ..errors import RobodynError
 from ..planning.efforts import ModelEffortProvider, Payload
+from ..planning.errors import PlanningCancelled
 from ..planning.limits import estimate_acceleration_limits, PlanningLimits
 from ..planning.planner import Planner, PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
 
+_STAMP = struct.Struct('<iI')
 #: QoS of joint_states: the newest sample only.
 STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 #: QoS of planned_trajectory: late joiners get the plan in force.
@@ -129,6 +145,11 @@ def parameter_specs():
         ParamSpec('publish_efforts', True, 'Add feed-forward efforts to planned_trajectory'),
         ParamSpec('sample_period', 0.01, 'Spacing of the planned_trajectory points [s]',
                   low=0.001, high=1.0),
+        ParamSpec('max_waypoints', 10_000, 'Most waypoints of a goal; larger goals are refused '
+                  'before they are read', low=1, high=1_000_000),
+        ParamSpec('max_duration', 600.0, 'Longest planned motion [s]; longer goals are refused '
+                  '(a plan has at most max_duration / sample_period + 2 points)', low=0.1,
+                  high=86_400.0),
         ParamSpec('use_dynamics_service', True, 'Compute efforts with the parallel_dynamics '
                   'service when it runs with the same model (else in-process)'),
         ParamSpec('dynamics_service_timeout', 1.0, 'Longest wait for the service [s]; then '
@@ -164,6 +185,12 @@ class TrajectoryPlannerNode(Node):
         self._measured_full = None
         self._current = None
         self._dyn_client = None
+        self._lock = threading.RLock()                  # plan in force, states, generation
+        self._generation = 0
+        self._job = None                                # goal being planned
+        self._next = None                               # goal waiting for the thread
+        self._wake = threading.Condition(self._lock)
+        self._running = True
         try:
             self._planner = self._build(self._values)
         except (RobodynError, ValueError) as exc:
@@ -172,8 +199,11 @@ class TrajectoryPlannerNode(Node):
         self._pub = self.create_publisher(JointTrajectory, 'planned_trajectory', PLAN_QOS)
         # joint_states is only needed when a goal arrives: taken then, newest only
         self._states = SampledTopic(self, JointState, 'joint_states', STATE_QOS)
-        self.create_subscription(JointTrajectory, 'planner/goal', self._on_goal, 10)
+        self.create_subscription(JointTrajectory, 'planner/goal', self._on_goal, 10, raw=True)
         self.create_service(Trigger, 'planner/stop', self._on_stop)
+        self._thread = threading.Thread(target=self._plan_loop, daemon=True,
+                                        name='trajectory_planner_planning')
+        self._thread.start()
         self._diag.update(OK, 'ready: waiting for goals', self._status_values())
         self.get_logger().info(
             f'planning {len(self._names)} joints of {self._model.name!r} with profile '
@@ -198,7 +228,9 @@ class TrajectoryPlannerNode(Node):
                                effort_reserve=values['effort_reserve'],
                                sample_period=values['sample_period'],
                                compute_efforts=True,
-                               time_parameterization=values['time_parameterization'])
+                               time_parameterization=values['time_parameterization'],
+                               max_waypoints=values['max_waypoints'],
+                               max_duration=values['max_duration'])
         frame = values['payload_frame'] or None
         payload = Payload(values['payload_mass'], tuple(values['payload_com']), None, frame)
         if frame is not None:
@@ -215,7 +247,14 @@ class TrajectoryPlannerNode(Node):
         return Planner(limits, config, provider)
 
     def destroy_node(self):
-        """Close the dynamics-service client, then destroy the node."""
+        """Stop the planning thread, close the dynamics-service client, destroy the node."""
+        thread = getattr(self, '_thread', None)
+        if thread is not None:
+            with self._lock:
+                self._running = False
+                self._cancel_all()
+                self._wake.notify_all()
+            thread.join(timeout=10.0)
         client = getattr(self, '_dyn_client', None)
         if client is not None:
             self._dyn_client = None
@@ -280,40 +319,114 @@ class TrajectoryPlannerNode(Node):
         raise RobodynError('no joint_states received yet: the start state is unknown')
 
     def _poll_states(self):
-        newest = self._states.latest()
-        if newest is not None:
-            self._on_joint_state(newest[0])
+        with self._lock:
+            newest = self._states.latest()
+            if newest is not None:
+                self._on_joint_state(newest[0])
 
-    def _on_goal(self, msg):
-        self._poll_states()
-        now = self._now()
+    @property
+    def planning(self):
+        """Return True while a goal is being planned or waits for the planning thread."""
+        with self._lock:
+            return self._job is not None or self._next is not None
+
+    def _cancel_all(self):
+        """Cancel the goal being planned and drop the waiting one (lock held)."""
+        self._generation += 1
+        if self._job is not None:
+            self._job['cancelled'] = True
+        self._next = None
+
+    def _on_goal(self, data):
         try:
-            arrays = trajectory_arrays(msg, self._names)
-            if len(msg.points) == 0:
+            _, _, _, _, count, _ = read_start(data)
+        except ValueError as exc:
+            self._reject(f'goal rejected: unreadable goal ({exc})')
+            return
+        if count == 0:
+            self._reject('goal rejected: goal has no points')
+            return
+        limit = self._values['max_waypoints']
+        if count > limit:
+            self._reject(f'goal rejected: {count} waypoints, more than max_waypoints = {limit} '
+                         '(not read)')
+            return
+        with self._lock:
+            if self._job is not None or self._next is not None:
+                self.get_logger().info('a newer goal replaces the one being planned')
+            self._cancel_all()
+            self._next = {'data': data, 'generation': self._generation, 'cancelled': False,
+                          'arrived': self._now()}
+            self._wake.notify()
+
+    def _plan_loop(self):
+        while True:
+            with self._lock:
+                self._wake.wait_for(lambda: self._next is not None or not self._running)
+                if not self._running:
+                    return
+                job, self._next = self._next, None
+                self._job = job
+            try:
+                self._plan_goal(job)
+            except Exception as exc:  # never let the thread die on a bad goal
+                self._reject(f'goal rejected: {type(exc).__name__}: {exc}')
+            finally:
+                with self._lock:
+                    self._job = None
+
+    def _plan_goal(self, job):
+        self._poll_states()
+        now = job['arrived']
+        try:
+            # Read from the bytes (no GIL-holding conversion of every point); a goal whose
+            # points differ in their arrays is left to rclpy.
+            arrays = read_trajectory(job['data'], self._names)
+            if arrays is None:
+                arrays = trajectory_arrays(deserialize_message(job['data'], JointTrajectory),
+                                           self._names)
+            if len(arrays['times']) == 0:
                 raise ValueError('goal has no points')
             if arrays['positions'] is None:
                 raise ValueError('goal points have no positions')
             durations = _durations(arrays['times'])
-            (q0, qd0, qdd0), moving = self._start_state(now)
-            planner = self._planner
-            if self._measured_full is not None and len(self._names) < self._model.n:
+            with self._lock:
+                (q0, qd0, qdd0), moving = self._start_state(now)
+                planner, measured_full = self._planner, self._measured_full
+            if measured_full is not None and len(self._names) < self._model.n:
                 # Joints that are not planned hold their measured positions.
                 planner = planner.with_effort_provider(
-                    planner.effort_provider.with_fixed_positions(self._measured_full))
-            plan = planner.plan(q0, arrays['positions'], durations, qd0, qdd0)
-        except (RobodynError, ValueError) as exc:
-            self._reject(f'goal rejected: {exc}')
+                    planner.effort_provider.with_fixed_positions(measured_full))
+            plan = planner.plan(q0, arrays['positions'], durations, qd0, qdd0,
+                                cancel=lambda: job['cancelled'])
+        except PlanningCancelled:
+            self.get_logger().info('planning cancelled (stop or newer goal); the plan in '
+                                   'force stays')
             return
-        if not moving:  # from rest the plan starts when it is sent, not when asked for
-            now = self._now()
-        self._publish(plan, now, 'goal accepted')
+        except (RobodynError, ValueError) as exc:
+            if not job['cancelled']:
+                self._reject(f'goal rejected: {exc}')
+            return
+        # From rest the plan starts when it is sent, not when asked for (restamped).
+        self._publish(plan, now, 'goal accepted', job=job, restamp=not moving)
 
     def _on_stop(self, request, response):
+        with self._lock:
+            cancelled = self.planning
+            self._cancel_all()
+        if cancelled:
+            self.get_logger().info('stop: the planning in progress is cancelled')
         self._poll_states()
         now = self._now()
         try:
-            (q, qd, qdd), moving = self._start_state(now)
-            plan = self._planner.stop(q, qd, qdd)
+            with self._lock:
+                (q, qd, qdd), moving = self._start_state(now)
+                planner = self._planner
+            # The stop's efforts are computed here: never wait for the dynamics service.
+            local = getattr(planner.effort_provider, 'local', None)
+            if local is not None:
+                planner = planner.with_effort_provider(local)
+            plan = planner.stop(q, qd, qdd)
         except (RobodynError, ValueError) as exc:
             response.success = False
             response.message = f'cannot stop: {exc}'
@@ -332,12 +445,29 @@ class TrajectoryPlannerNode(Node):
         in_force = 'a previous plan stays in force' if self._current else 'no plan in force'
         self._diag.update(WARN, reason, dict(self._status_values(), kept=in_force))
 
-    def _publish(self, plan, now, what):
+    def _publish(self, plan, now, what, job=None, restamp=False):
+        """
+        Send a plan and make it the plan in force.
+
+        The message is written outside the lock (in serialized form, see
+        :mod:`.trajectory_cdr`); under the lock a goal's plan is sent only if
+        no stop or newer goal came meanwhile, so the plan in force is always
+        the latest decision.
+        """
         effort = plan.efforts if self._values['publish_efforts'] else None
-        msg = trajectory_msg(self._names, plan.times, plan.positions, plan.velocities,
-                             plan.accelerations, effort, stamp=now.to_msg())
-        self._current = (plan, now)
-        self._pub.publish(msg)
+        sec, nanosec = divmod(now.nanoseconds, 1_000_000_000)
+        data = encode_trajectory(sec, nanosec, '', self._names, plan.times, plan.positions,
+                                 plan.velocities, plan.accelerations, effort)
+        with self._lock:
+            if job is not None and (job['cancelled'] or job['generation'] != self._generation):
+                self.get_logger().info('plan dropped: a stop or a newer goal came meanwhile')
+                return
+            if restamp:
+                now = self._now()
+                sec, nanosec = divmod(now.nanoseconds, 1_000_000_000)
+                data = _STAMP.pack(sec, nanosec).join((data[:4], data[12:]))
+            self._current = (plan, now)
+            self._pub.publish(data)
         scaling = plan.scaling
         text = (f'{what}: {plan.profile} plan of {plan.duration:.3f} s, {len(plan.times)} '
                 f'points, planned in {plan.planning_time * 1e3:.1f} ms')

@@ -153,11 +153,16 @@ def parallel_mass_matrix(model, q, threads=1, backend=None):
     return out[0] if single else out
 
 
-def parallel_forward_dynamics(model, q, qd, tau, threads=1, backend=None):
+def parallel_forward_dynamics(model, q, qd, tau, threads=1, friction=True, backend=None):
     """
-    Joint accelerations ``M^-1 (tau - h)`` of a batch of states, split over threads.
+    Joint accelerations of a batch of states, split over threads.
 
-    Rigid body with rotor inertia, no friction (as the generated kernel).
+    The inverse of :func:`parallel_inverse_dynamics` with the same
+    ``friction``: exactly :func:`robodyn_ros.dynamics.forward_dynamics`
+    (rotor inertia and, with ``friction``, every friction model; the
+    load-dependent one by the solver of the generated kernel), so
+    ``parallel_forward_dynamics(m, Q, QD, parallel_inverse_dynamics(m, Q,
+    QD, QDD))`` gives ``QDD`` to round-off.
 
     Parameters
     ----------
@@ -169,6 +174,9 @@ def parallel_forward_dynamics(model, q, qd, tau, threads=1, backend=None):
         Joint torques, same shape [N m or N].
     threads : int
         Threads k (>= 1).
+    friction : bool
+        Include the joints' friction models (``False``: ``M^-1 (tau - h)``,
+        rigid body with rotor inertia).
     backend : {None, 'c', 'numpy'}
         Kernels.
 
@@ -177,12 +185,23 @@ def parallel_forward_dynamics(model, q, qd, tau, threads=1, backend=None):
     numpy.ndarray
         Accelerations, same shape as ``q`` [rad/s^2 or m/s^2].
 
+    Raises
+    ------
+    InputError
+        On wrong shapes, non-finite values, a bad thread count or a
+        singular mass matrix.
+    ForwardDynamicsError
+        When the load-dependent friction equations have no solution found
+        for some state.
+
     """
     thread_count(threads)
     names = ('q', 'qd', 'tau')
     q2, qd2, tau2, single = states(model, q, qd, tau, names, finite=False)
-    out = _run(kernels(model, backend).forward_dynamics_batch, (q2, qd2, tau2),
-               np.empty_like(q2), threads, lambda: states(model, q2, qd2, tau2, names))
+    k = kernels(model, backend)
+    func = k.forward_dynamics_batch if friction else k.forward_dynamics_rigid_batch
+    out = _run(func, (q2, qd2, tau2), np.empty_like(q2), threads,
+               lambda: states(model, q2, qd2, tau2, names))
     if not np.all(np.isfinite(out)):
         raise InputError('q', 'the mass matrix is singular at some state (non-finite '
                               'accelerations)')

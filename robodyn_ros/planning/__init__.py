@@ -34,7 +34,7 @@ Trajectory planning (no rclpy): the Trajectory value and the planners built on i
 * :mod:`.planner`: the pipeline the ``trajectory_planner`` node runs.
 """
 
-from .cartesian import cartesian_line, CartesianLineTrajectory
+from .cartesian import cartesian_line, CartesianLimits, CartesianLineTrajectory
 from .efforts import ModelEffortProvider, Payload
 from .errors import (InfeasibleError, LimitError, PlanningError, RuckigError,
                      SingularityError, StaticTorqueError, UnreachablePoseError)
@@ -53,7 +53,7 @@ from .trajectory import PiecewisePolynomialTrajectory, SampledTrajectory, Trajec
 from .via_points import via_points, ViaPointTrajectory
 
 __all__ = [
-    'CartesianLineTrajectory', 'IkSolution', 'PathParameterizedTrajectory',
+    'CartesianLimits', 'CartesianLineTrajectory', 'IkSolution', 'PathParameterizedTrajectory',
     'SmoothedPathTrajectory', 'SmoothResult', 'StaticTorqueError', 'TimeOptimalResult',
     'smooth_time_optimal', 'time_optimal', 'InfeasibleError', 'KINDS', 'LimitError',
     'ModelEffortProvider', 'Payload', 'PiecewisePolynomialTrajectory', 'Plan', 'Planner',

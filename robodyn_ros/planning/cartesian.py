@@ -29,9 +29,11 @@ between grid points the trajectory is the quintic Hermite piece through
 both end states, so the frame stays on the line to well below a
 micrometre. The line is refused
 near a singular configuration; if the joints would exceed their velocity or
-acceleration limits, time is stretched uniformly (the path is unchanged).
+acceleration limits, time is stretched uniformly (the path is unchanged). The task-space limits
+are one record, :class:`CartesianLimits`.
 """
 
+from dataclasses import dataclass
 import math
 
 import numpy as np
@@ -45,8 +47,58 @@ from .trajectory import PiecewisePolynomialTrajectory
 from ..errors import InputError
 from ..model.transforms import axis_angle_matrix
 
-#: Smallest singular value of the task Jacobian accepted along a line.
-SINGULAR_THRESHOLD = 1e-3
+
+@dataclass(frozen=True)
+class CartesianLimits:
+    """
+    Task-space limits of a straight line: the time law's and the singularity margin.
+
+    Every field is checked when the record is made.
+
+    Attributes
+    ----------
+    linear_speed : float
+        Translational speed limit ``k_v1`` [m/s].
+    linear_acceleration : float
+        Translational acceleration limit ``k_a1`` [m/s^2].
+    angular_speed : float
+        Rotational speed limit ``k_v2`` [rad/s].
+    angular_acceleration : float
+        Rotational acceleration limit ``k_a2`` [rad/s^2].
+    singular_threshold : float
+        Smallest singular value of the task Jacobian accepted along the line
+        (the Jacobian's mixed units: m/rad in the translation rows, 1 in the
+        rotation rows, for revolute joints).
+
+    """
+
+    linear_speed: float = 0.5
+    linear_acceleration: float = 1.0
+    angular_speed: float = 1.0
+    angular_acceleration: float = 2.0
+    singular_threshold: float = 1e-3
+
+    def __post_init__(self):
+        for name, motion, quantity, unit in (
+                ('linear_speed', 'translation', 'speed limit', 'm/s'),
+                ('linear_acceleration', 'translation', 'acceleration limit', 'm/s^2'),
+                ('angular_speed', 'rotation', 'speed limit', 'rad/s'),
+                ('angular_acceleration', 'rotation', 'acceleration limit', 'rad/s^2')):
+            value = _number(getattr(self, name), name)
+            if not value > 0.0:   # NaN too; +inf means no limit
+                raise LimitError(motion, quantity, value, 0.0, 'must be >', unit)
+            object.__setattr__(self, name, value)
+        threshold = _number(self.singular_threshold, 'singular_threshold')
+        if not (math.isfinite(threshold) and threshold >= 0.0):
+            raise InputError('singular_threshold', f'must be finite and >= 0, got {threshold}')
+        object.__setattr__(self, 'singular_threshold', threshold)
+
+
+def _number(value, name):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise InputError(name, f'must be a number, got {value!r}') from None
 
 
 class CartesianLineTrajectory(PiecewisePolynomialTrajectory):
@@ -159,10 +211,9 @@ def _line_pose(line, r):
     return out
 
 
-def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
-                   angular_limits=(1.0, 2.0), kind='trapezoid', duration=None, dt=0.01,
-                   limits=None, orientation=True, joints=None,
-                   singular_threshold=SINGULAR_THRESHOLD):
+def cartesian_line(model, start, goal, frame=None, *, task_limits=CartesianLimits(),
+                   kind='trapezoid', duration=None, dt=0.01, limits=None, orientation=True,
+                   joints=None):
     """
     Plan a straight-line motion of a frame from the current joints to a goal pose.
 
@@ -177,10 +228,9 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
         when ``orientation`` is False).
     frame : str, optional
         Moving frame (default ``model.end_effector``).
-    linear_limits : tuple of float
-        Translational speed [m/s] and acceleration [m/s^2] limits.
-    angular_limits : tuple of float
-        Rotational speed [rad/s] and acceleration [rad/s^2] limits.
+    task_limits : CartesianLimits
+        Translational and rotational speed and acceleration limits, and the
+        smallest singular value of the task Jacobian accepted.
     kind : str
         Time law (point-to-point profile kind, e.g. ``'trapezoid'``).
     duration : float, optional
@@ -196,8 +246,6 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
         than six joints).
     joints : sequence of str, optional
         Joints that may move (default all); the others stay at ``start``.
-    singular_threshold : float
-        Smallest singular value of the task Jacobian accepted.
 
     Returns
     -------
@@ -207,7 +255,8 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
     Raises
     ------
     InputError
-        Malformed start or goal, non-positive limits or dt.
+        Malformed start or goal, ``task_limits`` not a :class:`CartesianLimits`, or
+        a non-positive dt.
     LimitError, UnreachablePoseError
         A goal outside the joint range or out of reach.
     SingularityError
@@ -222,11 +271,9 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
     if limits.joint_names != tuple(names):
         raise InputError('limits', 'must cover every model joint in model order')
     limits.check_positions(q0, 'start position')
-    for label, pair in (('linear_limits', linear_limits), ('angular_limits', angular_limits)):
-        values = np.asarray(pair, dtype=float)
-        if values.shape != (2,) or not np.all(values > 0.0):
-            raise LimitError(label.split('_')[0], 'speed and acceleration limits',
-                             values.tolist(), 0.0, 'must be two values >')
+    if not isinstance(task_limits, CartesianLimits):
+        raise InputError('task_limits', f'must be a CartesianLimits, got {task_limits!r}')
+    singular_threshold = task_limits.singular_threshold
     if not (math.isfinite(dt) and dt > 0.0):
         raise InputError('dt', f'must be a positive time step, got {dt}')
     rot0, pos0, _ = pose_and_jacobian(model, q0, f)
@@ -237,9 +284,10 @@ def cartesian_line(model, start, goal, frame=None, *, linear_limits=(0.5, 1.0),
         goal[:3, :3] = rot0
     distance = float(np.linalg.norm(goal[:3, 3] - pos0))
     axis, angle = axis_angle(rot0.T @ goal[:3, :3])
-    sync = synchronise(kind, [distance, angle], [linear_limits[0], angular_limits[0]],
-                       [linear_limits[1], angular_limits[1]], duration,
-                       ['translation', 'rotation'])
+    sync = synchronise(kind, [distance, angle],
+                       [task_limits.linear_speed, task_limits.angular_speed],
+                       [task_limits.linear_acceleration, task_limits.angular_acceleration],
+                       duration, ['translation', 'rotation'])
     line = {'frame': f.name, 'start_pose': start_pose, 'goal_pose': goal, 'axis': axis,
             'angle': angle, 'distance': distance, 'synchronisation': sync,
             'orientation': orientation}

@@ -94,6 +94,27 @@ class SingularityError(PlanningError, ValueError):
     """A Cartesian motion passes through (or too near) a singular configuration."""
 
 
+class PlanningCancelled(PlanningError):
+    """Planning was stopped from outside (a stop request or a newer goal)."""
+
+
+class TooLargeError(PlanningError, InputError):
+    """
+    A goal beyond the planner's bounds (``max_waypoints``, ``max_duration``).
+
+    Parameters
+    ----------
+    parameter : str
+        The bound (its parameter name).
+    reason : str
+        What exceeds it.
+
+    """
+
+    def __init__(self, parameter, reason):
+        super().__init__(parameter, reason)
+
+
 class RuckigError(PlanningError):
     """The ruckig library refused an input or failed to plan."""
 

@@ -222,10 +222,27 @@ class SmoothedPathTrajectory(Trajectory):
         lw = (self._integral(t) - self._integral(t - w)) / w
         return lw, (l1 - l0) / w, (ld1 - ld0) / w, (ldd1 - ldd0) / w
 
+    def path_position(self, distance):
+        """
+        Path parameter at a given joint-space distance along the path.
+
+        Parameters
+        ----------
+        distance : numpy.ndarray
+            Joint-space arc length from the start [rad].
+
+        Returns
+        -------
+        numpy.ndarray
+            Path parameter s (the base path's time) [s].
+
+        """
+        return np.interp(distance, self._l_tab, self._s_tab)
+
     def _evaluate(self, times):
         lw, ldw, lddw, _ = self.law(times)
         path = self._base.path
-        s = np.interp(lw, self._l_tab, self._s_tab)
+        s = self.path_position(lw)
         q, dq, ddq = path.sample(np.clip(s, 0.0, path.duration))
         n = np.linalg.norm(dq, axis=1)
         safe = np.where(n > 1e-12, n, 1.0)

@@ -30,7 +30,7 @@ import time
 import numpy as np
 
 from .efforts import ModelEffortProvider
-from .errors import InfeasibleError
+from .errors import InfeasibleError, PlanningCancelled, TooLargeError
 from .jerk_limited import jerk_limited, smooth_stop
 from .limits import joint_vector
 from .multi_segment import quintic_linear_quintic, stop_and_go, three_five_three
@@ -40,7 +40,7 @@ from .smoothing import smooth_time_optimal
 from .time_optimal import time_optimal
 from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
-from .via_points import check_range, segment_peaks, via_points
+from .via_points import check_range, first_bad_rows, segment_peaks, via_points
 from ..errors import InputError
 from ..friction.probes import friction_peak_speeds
 
@@ -92,6 +92,15 @@ class PlannerConfig:
         uniformly.
     optimal_grid : int
         Grid points of the time-optimal parameterization.
+    max_waypoints : int
+        Most waypoints of one goal; more are refused (:class:`TooLargeError`
+        naming ``max_waypoints``). Planning costs time and memory linear in
+        the waypoints.
+    max_duration : float
+        Longest motion [s]; a goal with given times beyond it is refused
+        before planning, a planned motion beyond it before it is sampled
+        (:class:`TooLargeError` naming ``max_duration``). A plan therefore
+        never has more than :attr:`max_samples` samples.
 
     """
 
@@ -103,6 +112,13 @@ class PlannerConfig:
     scaling_samples: int = 120
     time_parameterization: str = 'optimal'
     optimal_grid: int = 400
+    max_waypoints: int = 10_000
+    max_duration: float = 600.0
+
+    @property
+    def max_samples(self):
+        """Most samples of a plan: ``max_duration / sample_period`` + 2 (int)."""
+        return int(math.floor(self.max_duration / self.sample_period)) + 2
 
     def __post_init__(self):
         if self.profile not in PROFILES:
@@ -121,6 +137,11 @@ class PlannerConfig:
                              f'{", ".join(TIME_PARAMETERIZATIONS)}')
         if int(self.optimal_grid) < 2:
             raise InputError('optimal_grid', f'must be >= 2, got {self.optimal_grid}')
+        if int(self.max_waypoints) < 1:
+            raise InputError('max_waypoints', f'must be >= 1, got {self.max_waypoints}')
+        if not (math.isfinite(self.max_duration) and self.max_duration > 0.0):
+            raise InputError('max_duration', f'must be finite and > 0 s, got '
+                                             f'{self.max_duration}')
 
 
 @dataclass(frozen=True, eq=False)
@@ -255,7 +276,7 @@ class Planner:
         return out
 
     def plan(self, start, waypoints, durations=None, start_velocity=None,
-             start_acceleration=None):
+             start_acceleration=None, cancel=None):
         """
         Plan from a start state through waypoints.
 
@@ -270,6 +291,9 @@ class Planner:
             limits).
         start_velocity, start_acceleration : array_like, optional
             Start state (default rest).
+        cancel : callable, optional
+            ``cancel() -> bool``, asked between the stages (and the
+            time-optimal repairs): True stops planning.
 
         Returns
         -------
@@ -280,8 +304,9 @@ class Planner:
         ------
         RobodynError
             ``InputError``/``LimitError`` for bad input (naming joint, value
-            and bound), ``InfeasibleError`` and friends when the motion is
-            impossible.
+            and bound), ``TooLargeError`` beyond ``max_waypoints`` or
+            ``max_duration``, ``InfeasibleError`` and friends when the
+            motion is impossible, ``PlanningCancelled`` when ``cancel`` said so.
 
         """
         began = time.perf_counter()
@@ -294,7 +319,11 @@ class Planner:
         if pts.ndim != 2 or pts.shape[1] != n or pts.shape[0] < 1:
             raise InputError('waypoints', f'expected shape (m, {n}) with m >= 1, got '
                                           f'{np.shape(waypoints)}')
-        for k in range(pts.shape[0]):
+        if pts.shape[0] > self._config.max_waypoints:
+            raise TooLargeError('max_waypoints', f'the goal has {pts.shape[0]} waypoints, more '
+                                                 f'than max_waypoints = '
+                                                 f'{self._config.max_waypoints}')
+        for k in first_bad_rows(pts, self._limits):
             joint_vector(pts[k], n, f'waypoint {k}', names)
             self._limits.check_positions(pts[k], 'goal position', detail=f'point {k}')
         self._limits.check_positions(q0, 'start position')
@@ -308,8 +337,11 @@ class Planner:
                     np.any(durations <= 0.0):
                 raise InputError('durations', f'expected {pts.shape[0]} finite times > 0 s, '
                                               f'got {durations.tolist()}')
+            self._check_duration(float(np.sum(durations)), 'the goal lasts')
+        _check(cancel)
         traj = self._path(q0, np.vstack([q0, pts]), durations, v0, a0)
-        return self._finish(traj, began, given_times=durations is not None)
+        _check(cancel)
+        return self._finish(traj, began, given_times=durations is not None, cancel=cancel)
 
     def plan_line(self, model, start, goal, frame=None, **options):
         """
@@ -326,7 +358,8 @@ class Planner:
         frame : str, optional
             Moving frame (default the end effector).
         **options
-            Passed to :func:`~.cartesian.cartesian_line`.
+            Passed to :func:`~.cartesian.cartesian_line` (``task_limits``,
+            a :class:`~.cartesian.CartesianLimits`, ``kind``, ``dt``, ...).
 
         Returns
         -------
@@ -415,7 +448,13 @@ class Planner:
             return traj                 # nothing moves: the shortest segments will do
         return build(h * ratio)
 
-    def _optimal(self, traj, start_speed):
+    def _check_duration(self, duration, what):
+        limit = self._config.max_duration
+        if not duration <= limit:
+            raise TooLargeError('max_duration', f'{what} {duration:.6g} s, more than '
+                                                f'max_duration = {limit:g} s')
+
+    def _optimal(self, traj, start_speed, cancel=None):
         """Time-optimal (and smoothed) timing of a path; None when not applicable."""
         cfg = self._config
         provider = self._effort if cfg.time_scaling else None
@@ -426,9 +465,11 @@ class Planner:
                 isinstance(provider, ModelEffortProvider)
                 and np.all(np.isfinite(self._limits.effort))):
             return None
+        segments = len(getattr(traj, 'breaks', ())) - 1
         res = time_optimal(traj, self._limits, provider, grid=cfg.optimal_grid,
                            start_speed=start_speed,
-                           effort_limits=self._limits.effort * (1.0 - cfg.effort_reserve))
+                           effort_limits=self._limits.effort * (1.0 - cfg.effort_reserve),
+                           check_samples=max(2000, 4 * segments), cancel=cancel)
         if cfg.time_parameterization == 'optimal_smooth' and start_speed == 0.0 and \
                 isinstance(res.trajectory, PathParameterizedTrajectory):
             smooth = smooth_time_optimal(res.trajectory, self._limits, provider,
@@ -436,14 +477,15 @@ class Planner:
             return smooth
         return res
 
-    def _finish(self, traj, began, given_times):
+    def _finish(self, traj, began, given_times, cancel=None):
         lim = self._limits
         scaling = None
         line = type(traj).__name__ == 'CartesianLineTrajectory'
         if not given_times and traj.duration > 0.0 and self._config.time_parameterization != \
                 'uniform' and (line or self._config.profile in OPTIMAL_PROFILES):
             moving = np.any(np.abs(traj.sample(0.0)[1]) > REST_TOLERANCE)
-            scaling = self._optimal(traj, 1.0 if moving else 0.0)
+            scaling = self._optimal(traj, 1.0 if moving else 0.0, cancel)
+            _check(cancel)
             if scaling is not None:
                 traj = scaling.trajectory
                 check = scaling.check
@@ -467,6 +509,7 @@ class Planner:
         return self._samples(traj, scaling, began, self._config.profile)
 
     def _samples(self, traj, scaling, began, profile):
+        self._check_duration(traj.duration, 'the motion would last')
         times, q, qd, qdd = traj.dense(self._config.sample_period)
         efforts = None
         if self._config.compute_efforts and self._effort is not None:
@@ -478,3 +521,9 @@ class Planner:
         return (f'Planner(joints={list(self.joint_names)}, profile={self._config.profile!r}, '
                 f'time_scaling={self._config.time_scaling}, '
                 f'time_parameterization={self._config.time_parameterization!r})')
+
+
+def _check(cancel):
+    """Raise :class:`PlanningCancelled` when ``cancel()`` says so."""
+    if cancel is not None and cancel():
+        raise PlanningCancelled('planning cancelled')

@@ -434,7 +434,7 @@ def forward(d, probes, deltas, x0, klo, khi, xs, us):
 
 
 if COMPILED:
-    _jit = numba.njit(cache=True)
+    _jit = numba.njit(cache=True, nogil=True)
     smooth_sign = _jit(smooth_sign)
     velocity_friction = _jit(velocity_friction)
     bearing = _jit(bearing)

@@ -94,7 +94,7 @@ def _window_for(base, jerk):
 def _jump_jerk(traj, jerk, samples):
     times = np.linspace(0.0, traj.duration, samples)
     lw, _, _, lddd = traj.law(times)
-    s = np.interp(lw, traj._l_tab, traj._s_tab)
+    s = traj.path_position(lw)
     dq = traj.base.path.sample(np.clip(s, 0.0, traj.base.path.duration))[1]
     n = np.linalg.norm(dq, axis=1)
     unit = dq / np.where(n > 1e-12, n, 1.0)[:, None]

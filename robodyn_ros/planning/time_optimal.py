@@ -50,7 +50,7 @@ import time
 import numpy as np
 
 from . import reachability as core
-from .errors import InfeasibleError, StaticTorqueError
+from .errors import InfeasibleError, PlanningCancelled, StaticTorqueError
 from .path_checks import dense_check
 from .path_dynamics import path_dynamics
 from .path_trajectory import PathParameterizedTrajectory
@@ -98,24 +98,24 @@ class TimeOptimalResult:
 
 
 def _crossings(path, grid, dq, tol):
-    """Path points where some joint's q' changes sign (bisection), as (s, joint)."""
-    out = []
-    for j in range(dq.shape[1]):
-        v = dq[:, j]
-        for k in np.flatnonzero((v[:-1] * v[1:] < 0.0)):
-            lo, hi = grid[k], grid[k + 1]
-            f_lo = v[k]
-            for _ in range(60):
-                mid = 0.5 * (lo + hi)
-                f_mid = path.sample(mid)[1][j]
-                if (f_mid < 0.0) == (f_lo < 0.0):
-                    lo, f_lo = mid, f_mid
-                else:
-                    hi = mid
-                if hi - lo <= tol:
-                    break
-            out.append((0.5 * (lo + hi), j))
-    return out
+    """Path points where some joint's q' changes sign (bisection, all at once), as (s, joint)."""
+    ks, js = np.nonzero(dq[:-1] * dq[1:] < 0.0)
+    order = np.lexsort((ks, js))                         # joint by joint, along the path
+    ks, js = ks[order], js[order]
+    lo, hi, f_lo = grid[ks], grid[ks + 1], dq[ks, js]
+    rows = np.arange(ks.size)
+    for _ in range(60):
+        active = hi - lo > tol
+        if not np.any(active):
+            break
+        mid = 0.5 * (lo + hi)
+        f_mid = path.sample(mid[active])[1][rows[:active.sum()], js[active]]
+        same = np.zeros_like(active)
+        same[active] = (f_mid < 0.0) == (f_lo[active] < 0.0)
+        lo = np.where(same, mid, lo)
+        f_lo[active] = np.where(same[active], f_mid, f_lo[active])
+        hi = np.where(active & ~same, mid, hi)
+    return [(float(c), int(j)) for c, j in zip(0.5 * (lo + hi), js)]
 
 
 def _probes(dq, peak, crossings, start_rest, end_rest):
@@ -184,7 +184,7 @@ def _solve(data, probes, deltas, xcap, x0, x1, slack=1.0):
 
 def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.0,
                  end_speed=0.0, effort_limits=None, check_samples=2000, tolerance=1e-6,
-                 repairs=6, discretization='interpolation', margin=1e-4):
+                 repairs=6, discretization='interpolation', margin=1e-4, cancel=None):
     """
     Run a path in minimum time within velocity, acceleration and torque limits.
 
@@ -217,6 +217,9 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     discretization : {'interpolation', 'collocation'}
         ``'interpolation'``: each stage's path acceleration must hold the
         limits at both ends of the stage; ``'collocation'``: at its start only.
+    cancel : callable, optional
+        ``cancel() -> bool``, asked before each repair: True stops
+        (:class:`~.errors.PlanningCancelled`).
 
     Returns
     -------
@@ -271,7 +274,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     keep = 1.0 - margin
     tau_hi = np.tile(np.asarray(bound, dtype=float) * keep, (count, 1))
     amax = np.tile(np.asarray(limits.acceleration, dtype=float) * keep, (count, 1))
-    with np.errstate(divide='ignore'):
+    with np.errstate(divide='ignore', over='ignore'):       # tiny q': no speed bound
         vcap = np.where(np.abs(dq) > 0.0, (keep * limits.velocity / np.abs(dq)) ** 2, np.inf)
     xcap = np.min(np.where(np.isfinite(vcap), vcap, np.inf), axis=1)
     probes = _probes(dq, pd.peak, index, start_speed == 0.0, end_speed == 0.0) if friction \
@@ -289,6 +292,8 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     check = dense_check(traj, limits, effort_provider if torque else None, bound, check_samples)
     done = 0
     while check.worst > 1.0 + tolerance and done < repairs:
+        if cancel is not None and cancel():
+            raise PlanningCancelled('planning cancelled during the time-optimal repairs')
         if not _tighten(check, traj, s, tau_hi, amax, xcap, tolerance):
             break
         data = core.pack(pd, -tau_hi, tau_hi, amax, torque, ends)

@@ -38,6 +38,7 @@ refused. Stop-and-go profiles do not overshoot.
 import math
 
 import numpy as np
+from scipy.linalg import solve_banded
 
 from .errors import InfeasibleError, LimitError
 from .limits import joint_vector
@@ -93,30 +94,39 @@ def solve_knot_states(points, durations, start_velocity, start_acceleration):
     vel[0] = start_velocity * scale
     acc[0] = start_acceleration * scale ** 2
     if m_seg > 1:
-        delta = np.diff(points, axis=0)
-        count = 2 * (m_seg - 1)
-        # Columns: (v_k, a_k) of every knot; rows: jerk and snap continuity.
-        g = np.zeros((count, 2 * (m_seg + 1)))
-        rhs = np.zeros((count, n))
-        js = _jerk_snap(h)
-        for k in range(1, m_seg):
-            left, right = js[k - 1], js[k]
-            for row, (lr, rr) in enumerate(((1, 0), (3, 2))):
-                r = 2 * (k - 1) + row
-                # left segment k-1: (delta_{k-1}, v_{k-1}, a_{k-1}, v_k, a_k)
-                g[r, 2 * (k - 1):2 * (k - 1) + 2] += left[lr, 1:3]
-                g[r, 2 * k:2 * k + 2] += left[lr, 3:5] - right[rr, 1:3]
-                g[r, 2 * (k + 1):2 * (k + 1) + 2] -= right[rr, 3:5]
-                rhs[r] -= left[lr, 0] * delta[k - 1] - right[rr, 0] * delta[k]
-        known = np.zeros(2 * (m_seg + 1), dtype=bool)
-        known[[0, 1, -2, -1]] = True
-        values = np.zeros((2 * (m_seg + 1), n))
-        values[0], values[1] = vel[0], acc[0]
-        rhs -= g[:, known] @ values[known]
-        x = np.linalg.solve(g[:, ~known], rhs)
+        x = _solve_interior(_jerk_snap(h), np.diff(points, axis=0), vel[0], acc[0])
         vel[1:-1] = x[0::2]
         acc[1:-1] = x[1::2]
     return vel / scale, acc / scale ** 2
+
+
+def _solve_interior(js, delta, v0, a0):
+    """
+    Solve the jerk and snap continuity at the interior knots (banded, O(M)).
+
+    Unknowns ``(v_1, a_1, ..., v_{M-1}, a_{M-1})``; the rows of knot k (jerk,
+    then snap) involve knots k-1, k and k+1 only, so the matrix has three
+    bands on each side of the diagonal. The end knot is at rest; the start
+    knot's state moves to the right-hand side.
+    """
+    m_seg = delta.shape[0]
+    count = 2 * (m_seg - 1)
+    band = np.zeros((7, count))
+    rhs = np.zeros((count, delta.shape[1]))
+    left, right = js[:-1], js[1:]                        # segments k-1 and k, k = 1..M-1
+    knots = np.arange(1, m_seg)
+    for t, (lr, rr) in enumerate(((1, 0), (3, 2))):
+        rows = 2 * (knots - 1) + t
+        parts = ((left[:, lr, 1:3], knots - 1), (left[:, lr, 3:5] - right[:, rr, 1:3], knots),
+                 (-right[:, rr, 3:5], knots + 1))
+        for coef, knot in parts:
+            inside = (knot >= 1) & (knot <= m_seg - 1)
+            for c in range(2):
+                cols = 2 * (knot[inside] - 1) + c
+                band[3 + rows[inside] - cols, cols] = coef[inside, c]
+        rhs[rows] = -(left[:, lr, 0, None] * delta[:-1] - right[:, rr, 0, None] * delta[1:])
+        rhs[t] -= left[0, lr, 1] * v0 + left[0, lr, 2] * a0      # the known start knot
+    return solve_banded((3, 3), band, rhs)
 
 
 class ViaPointTrajectory(PiecewisePolynomialTrajectory):
@@ -191,6 +201,32 @@ def segment_peaks(trajectory):
     return peaks[:half].reshape(seg, n), peaks[half:].reshape(seg, n)
 
 
+def first_bad_rows(points, limits):
+    """
+    Find the first row of positions that is not finite or not within the range.
+
+    Parameters
+    ----------
+    points : numpy.ndarray
+        Positions, (m, n).
+    limits : PlanningLimits
+        Position range (n joints).
+
+    Returns
+    -------
+    numpy.ndarray
+        Index of that row (empty when every row is fine): the caller checks
+        it row by row to raise the error that names joint and value.
+
+    """
+    pts = np.asarray(points, dtype=float)
+    if pts.ndim != 2 or pts.shape[1] != limits.n:
+        return np.arange(min(len(pts), 1))
+    with np.errstate(invalid='ignore'):
+        ok = np.isfinite(pts) & (pts >= limits.lower) & (pts <= limits.upper)
+    return np.flatnonzero(~np.all(ok, axis=1))[:1]
+
+
 def _ratios(traj, velocity, acceleration):
     pv, pa = segment_peaks(traj)
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -241,7 +277,7 @@ def via_points(waypoints, durations=None, limits=None, start_velocity=None,
                                       f'{np.shape(waypoints)}')
     names, limits = resolve_names(pts[0], limits, joint_names)
     n, m_seg = len(names), pts.shape[0] - 1
-    for k in range(m_seg + 1):
+    for k in first_bad_rows(pts, limits):
         joint_vector(pts[k], n, f'waypoints[{k}]', names)
         limits.check_positions(pts[k], 'start position' if k == 0 else 'waypoint position',
                                detail='start' if k == 0 else f'waypoint {k}')

@@ -13,9 +13,20 @@
 # limitations under the License.
 
 """
-Real-time set-up of a loop thread: scheduling priority, CPU affinity, locked memory.
+Real-time set-up of a loop thread: GIL hand-over, priority, CPU affinity, locked memory.
 
-Each is optional and asked for by the node's parameters; each is tried and,
+A loop thread shares the interpreter with the node's executor threads. Each
+time it comes back from a system call (a socket read, a write, a sleep) it
+waits for the GIL, and a busy executor thread gives the GIL up only every
+switch interval (5 ms by default): a cycle with ten system calls then takes
+tens of milliseconds, and a burst of DDS traffic stops the loop for hundreds
+(the board's watchdog trips). :func:`shorten_gil_switch` lowers the interval
+for the process (to 0.5 ms): the executor threads lose a little throughput,
+the loop gets the GIL within half a millisecond. :func:`setup_process` does
+that and freezes the garbage collector's generations, before the link opens.
+
+The thread's own settings (:func:`setup_thread`, from the loop thread) are
+each optional and asked for by the node's parameters; each is tried and,
 when the process may not use it (no ``CAP_SYS_NICE`` or ``rtprio`` limit,
 an affinity outside the allowed CPUs, a ``memlock`` limit), reported in one
 clear line and skipped, never fatal. On Linux a user gets them with, in
@@ -34,6 +45,10 @@ import ctypes
 import ctypes.util
 import gc
 import os
+import sys
+
+#: GIL switch interval a process with a loop thread runs with [s].
+GIL_SWITCH_INTERVAL = 0.0005
 
 #: ``mlockall`` flags (Linux).
 MCL_CURRENT, MCL_FUTURE = 1, 2
@@ -50,9 +65,49 @@ def _lock_memory():
     return ''
 
 
-def setup_thread(priority=0, cpus=(), lock_memory=False, freeze_gc=True):
+def shorten_gil_switch(interval=GIL_SWITCH_INTERVAL):
     """
-    Apply the real-time settings to the calling thread (and process).
+    Lower the interpreter's GIL switch interval to ``interval`` (never raise it).
+
+    Parameters
+    ----------
+    interval : float
+        Longest time [s] a busy thread keeps the GIL while another waits.
+
+    Returns
+    -------
+    float
+        The interval now in force [s].
+
+    """
+    if sys.getswitchinterval() > interval:
+        sys.setswitchinterval(interval)
+    return sys.getswitchinterval()
+
+
+def setup_process():
+    """
+    Prepare the process for a loop thread: GIL hand-over and a frozen collector.
+
+    Call it before the loop's link opens (a collection over a large heap
+    takes tens of milliseconds, during which nothing would read the link).
+
+    Returns
+    -------
+    list of str
+        One line per setting applied.
+
+    """
+    interval = shorten_gil_switch()
+    gc.collect()
+    gc.freeze()
+    return [f'GIL switch interval {interval * 1e3:g} ms',
+            f'gc: {gc.get_freeze_count()} objects frozen']
+
+
+def setup_thread(priority=0, cpus=(), lock_memory=False):
+    """
+    Apply the real-time settings to the calling thread (memory locking: the process).
 
     Parameters
     ----------
@@ -62,9 +117,6 @@ def setup_thread(priority=0, cpus=(), lock_memory=False, freeze_gc=True):
         CPUs the thread may run on (empty: leave it).
     lock_memory : bool
         ``mlockall(MCL_CURRENT | MCL_FUTURE)``: no page faults in the loop.
-    freeze_gc : bool
-        Collect, then move every object alive now out of the garbage
-        collector's full passes.
 
     Returns
     -------
@@ -73,10 +125,6 @@ def setup_thread(priority=0, cpus=(), lock_memory=False, freeze_gc=True):
 
     """
     report = []
-    if freeze_gc:
-        gc.collect()
-        gc.freeze()
-        report.append(f'gc: {gc.get_freeze_count()} objects frozen')
     if priority:
         try:
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(priority)))

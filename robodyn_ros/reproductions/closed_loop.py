@@ -19,6 +19,7 @@ Seed 001's perfect-model response, seed 002's sampling period on the DD Arm
 II, seed 003's controllers on the MA3000.
 """
 
+from dataclasses import replace
 import math
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from ..control.computed_torque import ComputedTorque
 from ..control.computed_torque_lme import ComputedTorqueLME
 from ..control.mbvsst import MBVSST
+from ..control.payload import SEED003_ESTIMATOR
 from ..errors import InputError
 from ..friction.models import with_joint_friction, without_friction
 from ..model import load_robot
@@ -45,7 +47,7 @@ def ct_perfect(robot='puma560', period=1e-3, omega=20.0, quick=False):
     From an initial error ``e0`` (and ``e0' = 0``) while tracking a motion,
     the error of each joint must be ``e0 (1 + w t) exp(-w t)``. Plant and
     controller share the model (rigid body and rotor inertia; friction
-    removed, since the plant's smoothed friction is not the model's); the
+    removed, as the analytic response has none); the
     run is repeated at half the period to show that the residue is the
     sampling, O(period).
 
@@ -233,14 +235,15 @@ def mirab(reference='353', payload=2.0, initial_mass=1.5, quick=False, relay_fra
                             f'{payload:g} kg payload, {conditions} conditions')
     extra = {} if relay_fraction is None else {'torque_scale': relay_fraction * np.array(
         model.effort_limits) / 10.0}
-    every = {'estimator_joints': (0, 1, 2)}
+    # The thesis's estimator (waist equation, 0.98, Appendix B filter, never held).
+    waist = replace(SEED003_ESTIMATOR, initial_mass=initial_mass)
+    every = replace(SEED003_ESTIMATOR, initial_mass=initial_mass, joints=(0, 1, 2))
     controllers = [
         ('CT', ComputedTorque(model, h, 1600.0, 80.0)),
-        ('CT+LME', ComputedTorqueLME(model, h, 1600.0, 80.0, initial_mass=initial_mass)),
-        ('MBVSST', MBVSST(model, h, initial_mass=initial_mass, **extra)),
-        ('CT+LME (all joints)', ComputedTorqueLME(model, h, 1600.0, 80.0,
-                                                  initial_mass=initial_mass, **every)),
-        ('MBVSST (all joints)', MBVSST(model, h, initial_mass=initial_mass, **extra, **every)),
+        ('CT+LME', ComputedTorqueLME(model, h, 1600.0, 80.0, estimator=waist)),
+        ('MBVSST', MBVSST(model, h, estimator=waist, **extra)),
+        ('CT+LME (all joints)', ComputedTorqueLME(model, h, 1600.0, 80.0, estimator=every)),
+        ('MBVSST (all joints)', MBVSST(model, h, estimator=every, **extra)),
     ]
     rms = {}
     for label, ctl in controllers:

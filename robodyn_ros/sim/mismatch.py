@@ -18,9 +18,10 @@ Model errors for the closed-loop scenarios: a controller model that differs from
 Friction changes (:func:`robodyn_ros.friction.models.with_joint_friction`,
 :func:`~robodyn_ros.friction.models.without_friction`) live with the friction models.
 
-Every change keeps the bodies physical (positive mass, inertia tensors
-positive definite and obeying the triangle inequality), so both Pinocchio
-and our dynamics accept the result.
+Every change keeps physical bodies physical (positive mass, inertia tensors
+positive definite and obeying the triangle inequality; published bodies
+that are not, such as two of the PUMA 560's, stay as they were), and both
+Pinocchio and our dynamics accept the result.
 """
 
 from dataclasses import replace

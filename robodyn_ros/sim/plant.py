@@ -90,8 +90,12 @@ class Plant:
     friction : bool
         Apply the model's friction.
     smoothing_velocity : float, optional
-        Lower bound on the width of the smooth sign of the friction [rad/s]
-        (wider bands keep explicit integration stable); default 0.01.
+        Lower bound on the width of the smooth sign of the friction [rad/s].
+        Default (None): the model's own width (``Friction.smoothing_velocity``,
+        0.001 rad/s unless a parameter file says otherwise), so that a
+        controller whose model is the plant's compensates exactly the
+        plant's friction. A wider band is a friction mismatch between plant
+        and model, available for studies (seed 003's experiments use one).
     integrator : {'rk4', 'semi_implicit'}
         Classic Runge-Kutta (accurate; offline simulation) or semi-implicit
         Euler with the friction's velocity slope treated implicitly (one
@@ -100,7 +104,7 @@ class Plant:
     """
 
     def __init__(self, model, q0=None, qd0=None, dt=2.5e-4, friction=True,
-                 smoothing_velocity=0.01, integrator='rk4'):
+                 smoothing_velocity=None, integrator='rk4'):
         if not (math.isfinite(dt) and dt > 0.0):
             raise InputError('dt', f'must be a positive time step, got {dt}')
         if integrator not in ('rk4', 'semi_implicit'):
@@ -111,7 +115,8 @@ class Plant:
         self.friction = bool(friction)
         self._bridge = PinocchioBridge(model)
         self._tab = tables(model)
-        self._eps = np.maximum(self._tab.smoothing_velocity, smoothing_velocity)
+        own = self._tab.smoothing_velocity
+        self._eps = own if smoothing_velocity is None else np.maximum(own, smoothing_velocity)
         n = model.n
         self.q = np.zeros(n) if q0 is None else model.check_configuration(q0, 'q0').copy()
         self.qd = np.zeros(n) if qd0 is None else model.check_configuration(qd0, 'qd0').copy()
@@ -120,11 +125,18 @@ class Plant:
         self._joint_ids = [self._bridge.pin_model.getJointId(j.name) for j in model.joints]
         self._load = any(b is not None for b in self._tab.bearing) or any(
             t is not None for t in self._tab.transmission)
+        tab = self._tab
+        self._slip = bool(self.friction and any(
+            np.any(c) for c in (tab.coulomb_pos, tab.coulomb_neg, tab.stribeck_pos,
+                                tab.stribeck_neg, tab.viscous_pos, tab.viscous_neg)))
+        self._banded = bool(np.all(self._eps > 0.0))
+        self._probe = np.zeros((3, n))  # qd, qd + dv, qd - dv: friction and its slope at once
 
     # ------------------------------------------------------------------ friction
     def _velocity_friction(self, qd):
         tab = self._tab
-        s = smooth_sign(qd, self._eps)
+        # smooth_sign, with its band known to be positive on every joint
+        s = np.tanh(qd / self._eps) if self._banded else smooth_sign(qd, self._eps)
         sp, sn = np.maximum(s, 0.0), np.minimum(s, 0.0)
         decay = np.exp(-np.abs(qd) / tab.stribeck_velocity)
         return ((tab.coulomb_pos + tab.stribeck_pos * decay) * sp
@@ -179,15 +191,21 @@ class Plant:
             Accelerations, (n,).
 
         """
-        import pinocchio as pin
-        b = self._bridge
-        pm, pd = b.pin_model, b.pin_data
-        pq, pv = b.q(q), b.v(qd)
         applied = np.asarray(tau, dtype=float)
         if self.friction:
             applied = applied - self._velocity_friction(qd)
+        return self._accel(q, qd, applied)
+
+    def _accel(self, q, qd, applied):
+        """Accelerations for the torque left after the velocity friction, (n,)."""
+        import pinocchio as pin
+        b = self._bridge
+        pm, pd = b.pin_model, b.pin_data
         if not (self.friction and self._load):
-            return b.from_v(pin.aba(pm, pd, pq, pv, b.v(applied)))
+            if b.plain:
+                return np.array(pin.aba(pm, pd, q, qd, applied))
+            return b.from_v(pin.aba(pm, pd, b.q(q), b.v(qd), b.v(applied)))
+        pq, pv = b.q(q), b.v(qd)
         arm = self._tab.armature
         rigid_m = b.from_matrix(pin.crba(pm, pd, pq)) - np.diag(arm)
         rigid_m = np.triu(rigid_m) + np.triu(rigid_m, 1).T
@@ -235,7 +253,7 @@ class Plant:
         self.time += duration
         return self.q.copy(), self.qd.copy()
 
-    def _rk4(self, tau, h):
+    def _rk4(self, tau, h, check=True):
         q, qd = self.q, self.qd
         a1 = self.acceleration(q, qd, tau)
         q2, v2 = q + 0.5 * h * qd, qd + 0.5 * h * a1
@@ -247,30 +265,63 @@ class Plant:
         self.q = q + h / 6.0 * (qd + 2 * v2 + 2 * v3 + v4)
         self.qd = qd + h / 6.0 * (a1 + 2 * a2 + 2 * a3 + a4)
         self.qdd = a4
-        if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
+        if check and not self.finite():
             raise FloatingPointError('plant state diverged (check torques and time step)')
 
-    def _semi_implicit(self, tau, h):
+    def advance(self, tau, h):
+        """
+        Advance one integration step of ``h`` with a constant torque (the real-time path).
+
+        The same step as :meth:`step` for a duration of one sub-step, without
+        its input checks and without the divergence check: the caller passes
+        a float array of shape (n,) and ``h > 0``, and checks
+        :meth:`finite` when it needs to (the simulated board, once per cycle).
+
+        Parameters
+        ----------
+        tau : numpy.ndarray
+            Motor torque referred to the joint side, (n,) [N m or N].
+        h : float
+            Step [s].
+
+        """
+        if self.integrator == 'rk4':
+            self._rk4(tau, h, check=False)
+        else:
+            self._semi_implicit(tau, h, check=False)
+        self.time += h
+
+    def finite(self):
+        """Tell whether every position and velocity is a finite number (bool)."""
+        return bool(np.isfinite(self.q).all() and np.isfinite(self.qd).all())
+
+    def _semi_implicit(self, tau, h, check=True):
         q, qd = self.q, self.qd
-        acc = self.acceleration(q, qd, tau)
-        if self.friction:
+        if self._slip:
             # Friction slope d(tau_f)/d(qd) >= 0 treated implicitly, per joint.
             dv = 1e-6
-            slope = (self._velocity_friction(qd + dv) - self._velocity_friction(qd - dv)) / (
-                2 * dv)
+            probe = self._probe
+            probe[0] = qd
+            np.add(qd, dv, out=probe[1])
+            np.subtract(qd, dv, out=probe[2])
+            friction = self._velocity_friction(probe)
+            acc = self._accel(q, qd, tau - friction[0])
+            slope = (friction[1] - friction[2]) / (2 * dv)
             inertia = self._diag_inertia(q)
             qd_new = qd + h * acc / (1.0 + h * np.maximum(slope, 0.0) / inertia)
-        else:
-            qd_new = qd + h * acc
+        else:  # no velocity friction: the implicit term is zero
+            qd_new = qd + h * self._accel(q, qd, tau)
         self.q = q + h * qd_new
         self.qd = qd_new
         self.qdd = (qd_new - qd) / h
-        if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
+        if check and not self.finite():
             raise FloatingPointError('plant state diverged (check torques and time step)')
 
     def _diag_inertia(self, q):
         import pinocchio as pin
         b = self._bridge
+        if b.plain:
+            return pin.crba(b.pin_model, b.pin_data, q).diagonal().copy()
         m = pin.crba(b.pin_model, b.pin_data, b.q(q))
         return np.diag(b.from_matrix(m)).copy()
 

@@ -22,17 +22,25 @@ calls ``controller.step`` and holds the torque constant over the period
 while the plant integrates with its own finer sub-step (zero-order hold).
 Errors are computed against the plant's true position. Faults can be
 injected over time windows to exercise the controllers' safe outputs.
+Inside :func:`progress`, every run reports how far it is, at its start and
+then every couple of seconds of wall time (``robodyn sim`` prints it).
 """
 
+import contextlib
 from dataclasses import dataclass, field
 import math
+import time
 
 import numpy as np
 
 from .stats import SimResult
 from ..control.base import JointReference
-from ..control.filters import FilteredDifference, SEED003_REALTIME, StateVariableFilter
+from ..control.filtered_difference import FilteredDifference
+from ..control.filters import SEED003_REALTIME, StateVariableFilter
 from ..errors import InputError
+
+#: Callbacks installed by :func:`progress` (innermost last).
+_PROGRESS = []
 
 VELOCITY_SOURCES = ('true', 'difference', 'svf')
 FAULT_KINDS = ('nan_state', 'stale_state', 'no_reference', 'nan_reference')
@@ -149,6 +157,32 @@ def _reference_fn(reference):
     raise InputError('reference', 'must be a Trajectory or a callable t -> JointReference')
 
 
+@contextlib.contextmanager
+def progress(callback, interval=2.0):
+    """
+    Report the progress of every :func:`simulate` run inside the block.
+
+    Parameters
+    ----------
+    callback : callable
+        Called as ``callback(label, simulated, duration, elapsed)`` [s] when a
+        run starts, every ``interval`` seconds of wall time and when it ends.
+    interval : float
+        Wall time between reports [s].
+
+    Yields
+    ------
+    None
+        Nothing; the reports go to ``callback``.
+
+    """
+    _PROGRESS.append((callback, float(interval)))
+    try:
+        yield
+    finally:
+        _PROGRESS.remove((callback, float(interval)))
+
+
 def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), label=None):
     """
     Run a controller against the plant.
@@ -197,8 +231,17 @@ def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), 
     modes = []
     estimates = {}
     diverged = False
+    label = label or controller.law
+    report, interval = _PROGRESS[-1] if _PROGRESS else (None, 0.0)
+    began = time.monotonic()
+    due = began + interval
+    if report is not None:
+        report(label, 0.0, steps * h, 0.0)
     for k in range(steps):
         t = times[k]
+        if report is not None and k and k % 32 == 0 and time.monotonic() >= due:
+            due = time.monotonic() + interval
+            report(label, t, steps * h, due - interval - began)
         q_true, qd_true = plant.q.copy(), plant.qd.copy()
         q_m, qd_m = measure(q_true, qd_true)
         ref = ref_at(t)
@@ -229,5 +272,7 @@ def simulate(plant, controller, reference, duration, *, sensor=None, faults=(), 
             break
     est = {k: np.array(v) for k, v in estimates.items()}
     cut = slice(0, steps)
-    return SimResult(label or controller.law, h, times[cut], q_log[cut], qd_log[cut],
+    if report is not None:
+        report(label, steps * h, len(times) * h, time.monotonic() - began)
+    return SimResult(label, h, times[cut], q_log[cut], qd_log[cut],
                      ref_q[cut], ref_qd[cut], tau_log[cut], np.array(modes), est, diverged)

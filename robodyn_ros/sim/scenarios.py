@@ -21,11 +21,13 @@ Each scenario builds the plant (the true robot), one or more controllers
 torques plus its own checks (e.g. the paper's numbers side by side). The
 experiments of seeds 001, 002 and 003 are in
 :mod:`robodyn_ros.reproductions.closed_loop`, those
-about the laws in :mod:`.scenarios_laws`; their results are recorded in
+about the laws in :mod:`.scenarios_laws`, those on the demo's loop in
+:mod:`.scenarios_demo`; their results are recorded in
 ``docs/results.md``.
 """
 
 from .scenario_base import ScenarioResult
+from .scenarios_demo import demo_laws, mbvsst_study, payload_rest
 from .scenarios_laws import boundary_layer, puma_ct_vs_pid, safe_outputs, self_tuning
 from ..errors import InputError
 from ..reproductions.closed_loop import (ct_perfect, KANADE_PAPER, kanade_period, MA3000_FRICTION,
@@ -63,6 +65,9 @@ SCENARIOS = {
     'self_tuning': self_tuning,
     'slotine_li': slotine_li,
     'safe_outputs': safe_outputs,
+    'demo_laws': demo_laws,
+    'mbvsst_study': mbvsst_study,
+    'payload_rest': payload_rest,
 }
 
 
@@ -89,5 +94,6 @@ def run_scenario(name, quick=False):
 
 
 __all__ = ['KANADE_PAPER', 'MA3000_FRICTION', 'MIRAB_RATE', 'SCENARIOS', 'ScenarioResult',
-           'boundary_layer', 'ct_perfect', 'kanade_period', 'mirab', 'puma_ct_vs_pid',
-           'run_scenario', 'safe_outputs', 'self_tuning']
+           'boundary_layer', 'ct_perfect', 'demo_laws', 'kanade_period', 'mbvsst_study',
+           'mirab', 'payload_rest', 'puma_ct_vs_pid', 'run_scenario', 'safe_outputs',
+           'self_tuning']

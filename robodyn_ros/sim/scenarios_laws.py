@@ -28,7 +28,7 @@ from ..control.base import JointReference
 from ..control.computed_torque import ComputedTorque
 from ..control.gains import max_joint_inertia, triple_pole_pid
 from ..control.pid import PID
-from ..control.self_tuning import SelfTuningComputedTorque
+from ..control.self_tuning import ParameterEstimatorSettings, SelfTuningComputedTorque
 from ..control.sliding_mode import SlidingMode, switching_gain
 from ..control.slotine_li import SlotineLi
 from ..errors import InputError
@@ -184,7 +184,8 @@ def self_tuning(robot='ma3000', fraction=0.3, cycles=6, period=2e-3, law='rls', 
     ref = repeated(out_and_back(q0, amp, cycle_t, truth.joint_names), cycles)
     omega = 10.0
     if law == 'rls':
-        adaptive = SelfTuningComputedTorque(wrong, period, omega=omega, forgetting=0.9995)
+        adaptive = SelfTuningComputedTorque(
+            wrong, period, omega=omega, estimator=ParameterEstimatorSettings(forgetting=0.9995))
         name = 'self-tuning CT'
     elif law == 'slotine_li':
         kd = 2.0 * omega * np.diag(mass_at_mid(wrong))

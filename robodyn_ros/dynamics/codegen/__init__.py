@@ -29,7 +29,11 @@ Kernels: inverse dynamics exactly as
 velocity friction, seed-004 bearing friction from the reaction wrenches and
 the transmission map) with or without an end-effector wrench, gravity
 torques, the mass matrix (straight-line composite rigid bodies) and forward
-dynamics (mass matrix plus a branch-sparse ``L^T D L`` solve); the same
+dynamics in inverse pairs: ``forward_dynamics_rigid`` inverts
+``inverse_dynamics_rigid`` (mass matrix plus a branch-sparse ``L^T D L``
+solve), ``forward_dynamics`` inverts ``inverse_dynamics``, friction
+included (velocity friction subtracted; load-dependent friction solved for
+by :mod:`.fd_solve`); the same
 with a point-mass payload whose mass and centre of mass are inputs
 (``inverse_dynamics_payload``, ``gravity_payload``, and ``payload_torque``
 for 1 kg, the regressor of the payload estimator); and the friction torques
@@ -40,8 +44,8 @@ trivial ``METH_FASTCALL`` C function costs about 0.45 us per call here
 against about 0.8 us for a trivial numba function, and the goal is to be no
 slower than Pinocchio's ``rnea`` (about 1.3-1.9 us on this machine for a
 6-joint arm). So the generated C is wrapped as a CPython extension module
-(``METH_FASTCALL``, buffer protocol, C-contiguous float64, sizes checked in
-C), compiled on demand with the system C compiler and cached on disk (see
+(``METH_FASTCALL``, buffer protocol, C-contiguous float64, sizes and
+finite values checked in C), compiled on demand with the system C compiler and cached on disk (see
 :mod:`.build`). Batch entry points release the GIL and take a row range, so
 threads can split a batch (:func:`.threads.run_batch`). Without a working
 compiler, :func:`kernels` warns once and returns the numpy reference with
@@ -52,6 +56,7 @@ Use::
     from robodyn_ros.dynamics.codegen import kernels
     k = kernels(model)                     # generated, compiled, cached
     tau = k.inverse_dynamics(q, qd, qdd)   # float64 arrays, shape (n,)
+    qdd = k.forward_dynamics(q, qd, tau)   # its inverse
     k.inverse_dynamics_batch(Q, QD, QDD, out=T, start=0, stop=len(Q))
     tau = k.inverse_dynamics_payload(q, qd, qdd, np.array([m, cx, cy, cz]))
     k.op_counts['rne']                     # {'mul': ..., 'add': ..., ...}
@@ -168,7 +173,7 @@ def kernels(model, backend=None, payload_frame=None):
     Kernels or NumpyKernels
         Object with ``inverse_dynamics``, ``inverse_dynamics_rigid``,
         ``gravity``, ``mass_matrix``, ``forward_dynamics``,
-        ``inverse_dynamics_payload``, ``payload_torque``,
+        ``forward_dynamics_rigid``, ``inverse_dynamics_payload``, ``payload_torque``,
         ``gravity_payload``, ``friction`` and their ``_batch`` forms, plus
         ``backend`` (``'c'`` or ``'numpy'``), ``payload_frame``, ``source``
         and ``op_counts``.

@@ -19,7 +19,9 @@ C helpers shared by every generated module: argument checks and output allocatio
 exact shape and returns its data (numpy's C API for ndarrays in single-state
 entry points, the buffer protocol otherwise); ``rd_new`` allocates an output;
 ``rd_parse`` sorts positional and keyword arguments of a
-``METH_FASTCALL | METH_KEYWORDS`` call.
+``METH_FASTCALL | METH_KEYWORDS`` call; ``rd_non_finite`` and
+``rd_no_solution`` raise the errors of a NaN or infinite input and of
+friction equations without a solution.
 """
 
 from .emit_c import C_HELPERS
@@ -192,6 +194,46 @@ static int rd_parse(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
         if (slots[k] == Py_None)
             slots[k] = NULL;
     return 0;
+}
+
+/* ValueError naming the first NaN or infinite input entry of a single-state call. */
+static void rd_non_finite(const char *fname, const char *const *names, int nin,
+                          const Py_ssize_t *len, const double *const *ptr, const double *fext)
+{
+    for (int k = 0; k <= nin; ++k) {
+        const double *p = k < nin ? ptr[k] : fext;
+        Py_ssize_t count = k < nin ? len[k] : 6;
+        for (Py_ssize_t j = 0; p != NULL && j < count; ++j)
+            if (!isfinite(p[j])) {
+                PyErr_Format(PyExc_ValueError, "%s: %s has a NaN or infinite value at "
+                             "index %zd", fname, k < nin ? names[k] : "f_ext", j);
+                return;
+            }
+    }
+    PyErr_Format(PyExc_ValueError, "%s: an input has a NaN or infinite value", fname);
+}
+
+/* ForwardDynamicsError (RuntimeError without the package): no acceleration solves the
+   friction equations (row < 0: a single-state call). */
+static void rd_no_solution(const char *fname, Py_ssize_t row)
+{
+    PyObject *exc = NULL;
+    PyObject *mod = PyImport_ImportModule("robodyn_ros.dynamics.forward");
+    if (mod != NULL) {
+        exc = PyObject_GetAttrString(mod, "ForwardDynamicsError");
+        Py_DECREF(mod);
+    }
+    if (exc == NULL) {
+        PyErr_Clear();
+        exc = PyExc_RuntimeError;
+        Py_INCREF(exc);
+    }
+    if (row < 0)
+        PyErr_Format(exc, "%s: the friction equations did not converge", fname);
+    else
+        PyErr_Format(exc, "%s: the friction equations did not converge for row %zd",
+                     fname, row);
+    Py_DECREF(exc);
 }
 
 static int rd_index(PyObject *obj, Py_ssize_t dflt, Py_ssize_t *value)

@@ -17,7 +17,9 @@ The CPython extension module around the generated kernels (C text).
 
 Each kernel gets a single-state entry point and a batch entry point, both
 ``METH_FASTCALL | METH_KEYWORDS``. Arguments must be C-contiguous float64 of
-the exact shape; anything else raises ``ValueError`` before a kernel runs.
+the exact shape and finite; anything else raises ``ValueError`` before a
+kernel runs (the single-state check of the values is one branch-free pass
+over a few doubles).
 They are taken through the buffer protocol; for a numpy array passed to a
 single-state entry point the same checks are read directly from the array
 (numpy's C API), because ``PyObject_GetBuffer`` costs about 80 ns per array
@@ -25,7 +27,9 @@ on numpy 2 and a call takes four arrays. Batch entry points always hold
 buffer exports (the arrays cannot be resized while the GIL is released);
 they take a row range ``start, stop`` and release the GIL around the loop,
 so Python threads can split a batch; while they run they check every input
-for NaN and infinity, and raise ``ValueError`` naming the first bad row.
+for NaN and infinity, and raise ``ValueError`` naming the first bad row. A
+kernel with a solver (``KernelSpec.solve``) raises ``ForwardDynamicsError``
+when the solver finds no solution (for a batch, naming the first such row).
 Outputs are allocated when no ``out`` is given, with numpy's C API when its
 headers are there (about 0.3 us cheaper per call than calling
 ``numpy.empty``), else with ``numpy.empty``.
@@ -54,7 +58,11 @@ static PyObject *py_{py}(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         held += r;
         ptr[k] = p;
     }}
-{ext_get}    if (slots[{nin}] == NULL) {{
+{ext_get}{finite_check}    if ({finite_test} != 0.0) {{
+        rd_non_finite("{py}", names, {nin}, in_shape, ptr{ext_arg});
+        goto done;
+    }}
+    if (slots[{nin}] == NULL) {{
         res = rd_new({out_ndim}, out_shape);
         if (res == NULL)
             goto done;
@@ -126,7 +134,7 @@ static PyObject *py_{py}_batch(PyObject *self, PyObject *const *args, Py_ssize_t
         Py_CLEAR(res);
         goto done;
     }}
-    Py_ssize_t bad = -1;
+    Py_ssize_t bad = -1{failed_decl};
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = start; r < stop; ++r) {{
         if (bad < 0) {{
@@ -136,7 +144,7 @@ static PyObject *py_{py}_batch(PyObject *self, PyObject *const *args, Py_ssize_t
                         bad = r;
                         break;
                     }}
-        }}
+{ext_check_batch}        }}
 {batch_call}
     }}
     Py_END_ALLOW_THREADS
@@ -144,7 +152,7 @@ static PyObject *py_{py}_batch(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_Format(PyExc_ValueError, "{py}_batch: row %zd has a NaN or infinite input",
                      bad);
         Py_CLEAR(res);
-    }}
+    }}{failed_raise}
 done:
     while (held > 0)
         PyBuffer_Release(&views[--held]);
@@ -206,9 +214,41 @@ def wrapper_source(spec):
                       f'{out_size});\n'
                       f'        else\n'
                       f'            {spec.cname}({bargs}, out + r * {out_size});')
+    elif spec.solve:
+        call = (f'    if ({spec.solve}({args}, out) < 0) {{\n'
+                f'        rd_no_solution("{spec.py}", -1);\n'
+                f'        Py_CLEAR(res);\n'
+                f'    }}')
+        batch_call = (f'        if ({spec.solve}({bargs}, out + r * {out_size}) < 0 '
+                      f'&& failed < 0)\n'
+                      f'            failed = r;')
     else:
         call = f'    {spec.cname}({args}, out);'
         batch_call = f'        {spec.cname}({bargs}, out + r * {out_size});'
+    # x * 0.0 is 0 for a finite x and NaN for NaN or inf: one sum per input (independent
+    # chains, no branch) tells whether all are finite, in a few nanoseconds.
+    check = [f'    double z{k} = 0.0;\n    for (int j = 0; j < {length}; ++j)\n'
+             f'        z{k} += ptr[{k}][j] * 0.0;\n' for k, length in enumerate(in_len)]
+    terms = [f'z{k}' for k in range(nin)]
+    ext_check_b = ''
+    if spec.ext_cname:
+        check.append('    double zf = 0.0;\n    if (fext != NULL)\n'
+                     '        for (int j = 0; j < 6; ++j)\n'
+                     '            zf += fext[j] * 0.0;\n')
+        terms.append('zf')
+        ext_check_b = ('            if (bad < 0 && fext != NULL)\n'
+                       '                for (int j = 0; j < 6; ++j)\n'
+                       '                    if (!isfinite(fext[r * 6 + j])) {\n'
+                       '                        bad = r;\n'
+                       '                        break;\n'
+                       '                    }\n')
+    failed_decl = failed_raise = ''
+    if spec.solve:
+        failed_decl = ', failed = -1'
+        failed_raise = (f' else if (failed >= 0) {{\n'
+                        f'        rd_no_solution("{spec.py}_batch", failed);\n'
+                        f'        Py_CLEAR(res);\n'
+                        f'    }}')
     quoted = ', '.join(f'"{x}"' for x in names)
     batch_names = [name for name, _ in spec.inputs] + ['out', 'start', 'stop']
     batch_names += ['f_ext'] if spec.ext_cname else []
@@ -216,7 +256,11 @@ def wrapper_source(spec):
               'nslots': len(names), 'batch_names': ', '.join(f'"{x}"' for x in batch_names),
               'nbatch': len(batch_names), 'out_shape': _c_list(spec.out_shape),
               'out_ndim': len(spec.out_shape), 'ext_get': ext_get, 'ext_get_batch': ext_get_b,
-              'call': call, 'batch_call': batch_call}
+              'call': call, 'batch_call': batch_call, 'finite_check': ''.join(check),
+              'finite_test': ' + '.join(terms),
+              'ext_arg': ', fext' if spec.ext_cname else ', NULL',
+              'ext_check_batch': ext_check_b, 'failed_decl': failed_decl,
+              'failed_raise': failed_raise}
     return _SINGLE.format(**fields) + _BATCH.format(**fields)
 
 

@@ -102,6 +102,7 @@ class FunctionEmitter:
 
     def __init__(self, graph):
         self.g = graph
+        self._fast_hypot = False
 
     def _ref(self, a, names):
         g = self.g
@@ -128,10 +129,12 @@ class FunctionEmitter:
             cmp = '>' if g.val[a] == 'gt' else '<'
             return f'({r[0]} {cmp} 0.0) ? {r[1]} : {r[2]}'
         name = g.val[a]
+        if name == 'hypot' and self._fast_hypot:
+            return f'sqrt({r[0]} * {r[0]} + {r[1]} * {r[1]})'
         cname = f'rd_{name}' if name.startswith('interp') else _FUNCS[name]
         return f'{cname}({", ".join(r)})'
 
-    def function(self, cname, inputs, outputs):
+    def function(self, cname, inputs, outputs, fast_hypot=False):
         """
         C text of ``static void cname(const double *in1, ..., double *out)``.
 
@@ -143,6 +146,10 @@ class FunctionEmitter:
             Input array names (as used by :meth:`Graph.var`) and lengths.
         outputs : sequence of int
             Output nodes, stored to ``out[0..]``.
+        fast_hypot : bool
+            ``sqrt(x * x + y * y)`` instead of libm's ``hypot`` (about three
+            times faster; the same to about an ulp for loads that neither
+            overflow nor underflow when squared).
 
         Returns
         -------
@@ -151,6 +158,7 @@ class FunctionEmitter:
 
         """
         g = self.g
+        self._fast_hypot = fast_hypot
         params = ', '.join(f'const double *{name}' for name, _ in inputs)
         lines = [f'static void {cname}({params}, double *out)', '{']
         prog = g.program(outputs)
@@ -161,7 +169,7 @@ class FunctionEmitter:
         names = {}
         for name, count in inputs:
             for k in range(count):
-                node = g._index.get(('in', (), (name, k)))
+                node = g.find_var(name, k)
                 if node is not None and node in used:
                     names[node] = f'{name}_{k}'
                     lines.append(f'    const double {name}_{k} = {name}[{k}];')

@@ -104,6 +104,27 @@ class Graph:
         """
         return self._node('in', (), (name, int(index)))
 
+    def find_var(self, name, index):
+        """
+        Return the node of an input entry if the graph holds it.
+
+        Unlike :meth:`var` this never adds a node.
+
+        Parameters
+        ----------
+        name : str
+            Input array name.
+        index : int
+            Entry index.
+
+        Returns
+        -------
+        int or None
+            Node index, or None when no expression uses that entry.
+
+        """
+        return self._index.get(('in', (), (name, int(index))))
+
     def var_array(self, name, count):
         """
         Return the nodes of a whole input array.

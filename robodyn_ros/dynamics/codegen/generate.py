@@ -26,11 +26,13 @@ from .c_runtime import PRELUDE
 from .cmodule import module_source, wrapper_source
 from .emit_c import FunctionEmitter, interp_function
 from .expr import Graph
+from .fd_solve import HELPERS as SOLVER_HELPERS, load_count, solver_graphs, solver_source
 from .sym_crba import ltdl_solve, mass_matrix, with_armature
 from .sym_payload import point_mass_torque, with_payload
 from .sym_rne import joint_transforms, rne
 from ..tables import tables
-from ...friction.symbolic import friction_torque, inverse_dynamics_torque
+from ...friction.symbolic import (friction_torque, inverse_dynamics_torque,
+                                  velocity_friction_torques)
 
 #: Placeholder for the module name while the source is hashed.
 MODULE_PLACEHOLDER = '__RD_MODULE__'
@@ -55,6 +57,11 @@ class KernelSpec:
         Output shape of one state.
     doc, batch_doc : str
         Docstrings (plain text, no quotes or backslashes).
+    solve : str or None
+        C solver behind the entry points, if the kernel is not straight-line
+        code: ``int solve(inputs..., out)`` returning 0, or -1 when it found
+        no solution (the entry points raise); ``cname`` is then its plain C
+        function (NaN results when no solution).
 
     """
 
@@ -65,6 +72,7 @@ class KernelSpec:
     out_shape: tuple
     doc: str
     batch_doc: str
+    solve: object = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +123,9 @@ def build_graphs(params, tab):
     -------
     tuple
         ``(graph, outputs)`` with outputs a dict of kernel name to node list.
+        With load-dependent friction, ``forward_dynamics`` is the set-up
+        kernel of the solver of :mod:`.fd_solve` (``forward_dynamics_residual``
+        its residual), else the straight-line solution.
 
     """
     n = params.n
@@ -130,7 +141,8 @@ def build_graphs(params, tab):
     mass = with_armature(g, params, mass_matrix(g, params, tr))
     bias = rne(g, params, q, qd, zero, transforms=tr).tau
     full = inverse_dynamics_torque(g, tab, res, qd, qdd)
-    return g, {
+    tau_v = velocity_friction_torques(g, tab, qd)
+    outputs = {
         'rne': res.tau,
         'rne_ext': res_ext.tau,
         'inverse_dynamics': full,
@@ -140,8 +152,10 @@ def build_graphs(params, tab):
                                                               False),
         'gravity': grav.tau,
         'mass_matrix': [x for row in mass for x in row],
-        'forward_dynamics': ltdl_solve(g, params, mass,
-                                       [g.sub(t, b) for t, b in zip(tau_in, bias)]),
+        'forward_dynamics': ltdl_solve(g, params, mass, [
+            g.sub(g.sub(t, b), v) for t, b, v in zip(tau_in, bias, tau_v)]),
+        'forward_dynamics_rigid': ltdl_solve(g, params, mass,
+                                             [g.sub(t, b) for t, b in zip(tau_in, bias)]),
         'inverse_dynamics_payload': with_payload(
             g, full, payload[0], point_mass_torque(g, params, res, payload[1:])),
         'payload_torque': point_mass_torque(g, params, res, com),
@@ -149,9 +163,13 @@ def build_graphs(params, tab):
             g, grav.tau, payload[0], point_mass_torque(g, params, grav, payload[1:])),
         'friction': friction_torque(g, tab, res, qd),
     }
+    if tab.has_load_friction:
+        setup, residual = solver_graphs(g, params, tab, q, qd, tr)
+        outputs.update(forward_dynamics=setup, forward_dynamics_residual=residual)
+    return g, outputs
 
 
-def kernel_table(n):
+def kernel_table(n, load_friction=False):
     """
     List the entry points of a model with ``n`` joints and the outputs they compute.
 
@@ -159,6 +177,10 @@ def kernel_table(n):
     ----------
     n : int
         Number of joints.
+    load_friction : bool
+        Whether the model has load-dependent (bearing, transmission) friction:
+        its forward dynamics is then a Newton solver around the output
+        ``forward_dynamics`` (the starting point), see :mod:`.fd_solve`.
 
     Returns
     -------
@@ -169,6 +191,13 @@ def kernel_table(n):
     vec, mat = (n,), (n, n)
     qs = (('q', n),)
     qqq = (('q', n), ('qd', n), ('qdd', n))
+    qqt = (('q', n), ('qd', n), ('tau', n))
+    fd_what = ('Joint accelerations that inverse_dynamics maps to tau (its inverse): '
+               'M(q) qdd = tau - h(q, qd) - friction, armature and every friction model')
+    if load_friction:
+        fd_what += ('; the load-dependent friction by Newton iterations on the '
+                    'inverse-dynamics kernel (ForwardDynamicsError when they find no '
+                    'solution)')
     rows = (
         ('inverse_dynamics', 'k_id', True, qqq, vec,
          'Joint torques with armature and every friction model'),
@@ -176,8 +205,10 @@ def kernel_table(n):
          'Joint torques with armature, no friction'),
         ('gravity', 'k_grav', False, qs, vec, 'Gravity torques'),
         ('mass_matrix', 'k_mass', False, qs, mat, 'Mass matrix with armature'),
-        ('forward_dynamics', 'k_fd', False, (('q', n), ('qd', n), ('tau', n)), vec,
-         'Joint accelerations, rigid body with armature, no friction'),
+        ('forward_dynamics', 'k_fd', False, qqt, vec, fd_what),
+        ('forward_dynamics_rigid', 'k_fdr', False, qqt, vec,
+         'Joint accelerations that inverse_dynamics_rigid maps to tau: rigid body with '
+         'armature, no friction'),
         ('inverse_dynamics_payload', 'k_idp', False, qqq + (('payload', 4),), vec,
          'Joint torques with armature and every friction model plus a point-mass '
          'payload [m, cx, cy, cz] (kg, m in the payload frame); the friction sees the '
@@ -188,13 +219,14 @@ def kernel_table(n):
          'Gravity torques with a point-mass payload [m, cx, cy, cz]'),
         ('friction', 'k_fric', False, qqq, vec,
          'Friction torques alone: velocity and load-dependent friction'),
-        ('_call_overhead', 'k_nop', False, qqq, vec,
+        ('call_overhead', 'k_nop', False, qqq, vec,
          'Argument checks and output only, no kernel (for profiling)'))
     table = []
     for py, cname, ext, inputs, shape, what in rows:
         single, batch = _docs(what, inputs, shape, ext)
+        solve = 'k_fd_solve' if load_friction and py == 'forward_dynamics' else None
         spec = KernelSpec(py, cname, cname + '_ext' if ext else None, inputs, shape, single,
-                          batch)
+                          batch, solve)
         table.append((spec, py, py + '_ext' if ext else None))
     return table
 
@@ -220,18 +252,30 @@ def generate(model, ext_frame=None, payload_frame=None):
     """
     n = model.n
     params = dyn_params(model, ext_frame, payload_frame)
-    g, out = build_graphs(params, tables(model))
-    table = kernel_table(n)
+    tab = tables(model)
+    g, out = build_graphs(params, tab)
+    table = kernel_table(n, tab.has_load_friction)
     em = FunctionEmitter(g)
     parts = [PRELUDE]
     parts += [interp_function(k, xp, fp) for k, (xp, fp) in enumerate(g.tables)]
+    solvers = []
     for spec, key, ext_key in table:
         if spec.cname == 'k_nop':
+            continue
+        if spec.solve:
+            loads = load_count(tab)
+            setup, resid = spec.cname + '_setup', spec.cname + '_residual'
+            parts.append(em.function(setup, spec.inputs[:2], out[key]))
+            parts.append(em.function(resid, (('ld', loads), ('sg', n), ('x', n)),
+                                     out[key + '_residual'], fast_hypot=True))
+            solvers.append(solver_source(tab, loads, spec.cname, spec.solve, setup, resid))
             continue
         parts.append(em.function(spec.cname, spec.inputs, out[key]))
         if ext_key:
             parts.append(em.function(spec.ext_cname, spec.inputs + (('fext', 6),),
                                      out[ext_key]))
+    if solvers:
+        parts += [SOLVER_HELPERS] + solvers
     parts.append('static void k_nop(const double *q, const double *qd, const double *qdd, '
                  'double *out)\n{\n    (void)q;\n    (void)qd;\n    (void)qdd;\n'
                  '    (void)out;\n}\n')

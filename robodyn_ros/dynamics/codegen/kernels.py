@@ -24,8 +24,8 @@ one or the other.
 
 #: Entry points of a kernel object (each also with ``_batch``).
 ENTRY_POINTS = ('inverse_dynamics', 'inverse_dynamics_rigid', 'gravity', 'mass_matrix',
-                'forward_dynamics', 'inverse_dynamics_payload', 'payload_torque',
-                'gravity_payload', 'friction')
+                'forward_dynamics', 'forward_dynamics_rigid', 'inverse_dynamics_payload',
+                'payload_torque', 'gravity_payload', 'friction')
 
 
 class Kernels:
@@ -57,8 +57,23 @@ class Kernels:
       :func:`robodyn_ros.dynamics.rne.inverse_dynamics`;
     * ``inverse_dynamics_rigid(q, qd, qdd, out=None, f_ext=None)`` -- same
       with ``friction=False``;
-    * ``gravity(q, out=None)``, ``mass_matrix(q, out=None)`` (with armature),
-      ``forward_dynamics(q, qd, tau, out=None)`` (rigid body with armature);
+    * ``gravity(q, out=None)``, ``mass_matrix(q, out=None)`` (with armature);
+    * ``forward_dynamics(q, qd, tau, out=None)`` -- the inverse of
+      ``inverse_dynamics``: the accelerations it maps to ``tau``, armature
+      and every friction model included, as
+      :func:`robodyn_ros.dynamics.forward.forward_dynamics`, so
+      ``forward_dynamics(q, qd, inverse_dynamics(q, qd, qdd)) == qdd`` to
+      round-off. Velocity friction depends on ``qd`` alone and is subtracted
+      from ``tau`` (``M(q) qdd = tau - h(q, qd) - tau_v(qd)``, straight-line
+      code); load-dependent friction (bearings, transmissions) depends on
+      ``qdd`` through the joint reactions and is solved by Newton iterations
+      on the inverse-dynamics kernel (:mod:`.fd_solve`; a few microseconds;
+      ``ForwardDynamicsError`` when they find no solution; where friction
+      makes the torque a non-injective function of the acceleration, the
+      solution reached from the answer without load-dependent friction);
+    * ``forward_dynamics_rigid(q, qd, tau, out=None)`` -- the inverse of
+      ``inverse_dynamics_rigid``: rigid body with armature, no friction
+      (Pinocchio's ``aba`` with the armature);
     * ``inverse_dynamics_payload(q, qd, qdd, payload, out=None)`` -- the
       torque of ``inverse_dynamics`` plus the rigid-body torque of a point
       mass, ``payload = [m, cx, cy, cz]`` [kg, m] in ``payload_frame``
@@ -81,9 +96,9 @@ class Kernels:
     * each also as ``<name>_batch(Q, ..., out=None, start=0, stop=N, f_ext=None)``
       over rows of (N, ...) arrays, releasing the GIL.
 
-    Single-state entry points check shapes, dtypes and contiguity, not
-    values: a NaN input gives NaN torques. Batch entry points refuse a row
-    with a NaN or infinite input (``ValueError`` naming the row).
+    Every entry point refuses a NaN or infinite input with ``ValueError``:
+    single-state entry points name the argument and index, batch entry
+    points the row (a check of a few nanoseconds per call).
 
     """
 
@@ -106,7 +121,9 @@ class Kernels:
 
         The function takes one ``const double *`` per input and the output
         pointer last, and checks nothing: the caller must pass C-contiguous
-        float64 arrays of the kernel's sizes. For compiled code that calls it
+        float64 arrays of the kernel's sizes (finite: a NaN input gives NaN
+        results, and ``forward_dynamics`` gives NaN when its friction
+        equations have no solution found). For compiled code that calls it
         through a pointer (see :mod:`robodyn_ros.control.step_dynamics`). Valid
         while this object (which holds the loaded module) lives.
 

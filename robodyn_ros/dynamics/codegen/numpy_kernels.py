@@ -16,18 +16,22 @@
 The kernel entry points computed with the numpy reference (no compiler needed).
 
 :class:`NumpyKernels` has the methods of :class:`~.kernels.Kernels`, with
-the same arguments and results, from :mod:`robodyn_ros.dynamics.rne` and
+the same arguments and results, from :mod:`robodyn_ros.dynamics.rne`,
+:mod:`robodyn_ros.dynamics.forward` and
 :mod:`robodyn_ros.dynamics.point_mass`. It is what
 :func:`robodyn_ros.dynamics.codegen.kernels` returns when no C compiler
-works or the numpy backend is asked for. Unlike the C entry points, it
-checks values too: a NaN or infinite input raises ``InputError``.
+works or the numpy backend is asked for. As the C entry points, it refuses
+a NaN or infinite input, with ``InputError`` (a ``ValueError``) naming the
+argument, row and joint.
 """
 
 import numpy as np
 
+from ..forward import forward_dynamics as np_forward_dynamics
 from ..inputs import state_array
 from ..point_mass import point_mass_torque
 from ..rne import inverse_dynamics as np_inverse_dynamics, joint_friction
+from ...errors import InputError
 
 
 def _rows(arr, start, stop):
@@ -38,6 +42,26 @@ def _rows(arr, start, stop):
         raise ValueError(f'need 0 <= start <= stop <= {count} rows, got start={start}, '
                          f'stop={stop}')
     return slice(start, stop)
+
+
+#: Argument names of the batch entry points' inputs.
+_ARGS = {'inverse_dynamics': ('q', 'qd', 'qdd'), 'inverse_dynamics_rigid': ('q', 'qd', 'qdd'),
+         'gravity': ('q',), 'mass_matrix': ('q',), 'forward_dynamics': ('q', 'qd', 'tau'),
+         'forward_dynamics_rigid': ('q', 'qd', 'tau'),
+         'inverse_dynamics_payload': ('q', 'qd', 'qdd', 'payload'),
+         'payload_torque': ('q', 'qd', 'qdd', 'com'), 'gravity_payload': ('q', 'payload'),
+         'friction': ('q', 'qd', 'qdd')}
+
+
+def _check_rows(names, arrays, rows, n):
+    """Raise InputError naming the first NaN or infinite entry of ``rows`` (absolute row)."""
+    for name, arr in zip(names, arrays):
+        part = arr[rows]
+        if part.ndim == 2 and not np.all(np.isfinite(part)):
+            r, j = np.argwhere(~np.isfinite(part))[0]
+            what = 'joint' if part.shape[1] == n else 'entry'
+            raise InputError(name, f'row {rows.start + r}, {what} {j} is {part[r, j]} '
+                                   '(must be finite)')
 
 
 def _store(result, out):
@@ -126,11 +150,13 @@ class NumpyKernels:
         return _store(cols.T.copy(), out)
 
     def forward_dynamics(self, q, qd, tau, out=None):
-        """Accelerations ``M^-1 (tau - h)``, rigid body with armature, (n,)."""
-        zero = np.zeros(self.model.n)
-        bias = np_inverse_dynamics(self.model, q, qd, zero, friction=False)
-        tau = state_array(tau, self.model.n, 'tau')
-        return _store(np.linalg.solve(self.mass_matrix(q), tau - bias), out)
+        """Accelerations that :meth:`inverse_dynamics` maps to ``tau`` (its inverse), (n,)."""
+        return _store(np_forward_dynamics(self.model, q, qd, tau, method='crba'), out)
+
+    def forward_dynamics_rigid(self, q, qd, tau, out=None):
+        """Accelerations ``M^-1 (tau - h)`` of :meth:`inverse_dynamics_rigid`, (n,)."""
+        return _store(np_forward_dynamics(self.model, q, qd, tau, method='crba',
+                                          friction=False), out)
 
     def payload_torque(self, q, qd, qdd, com, out=None):
         """Rigid-body torques of 1 kg at ``com`` in the payload frame [N m/kg], (n,)."""
@@ -158,8 +184,11 @@ class NumpyKernels:
         if out is None:
             shape = (self.model.n, self.model.n) if name == 'mass_matrix' else (self.model.n,)
             out = np.empty((arrays[0].shape[0],) + shape)
+        names = _ARGS[name] + ('f_ext',)
+        _check_rows(names, arrays + ([] if f_ext is None else [np.asarray(f_ext, dtype=float)]),
+                    rows, self.model.n)
         func = getattr(self, name)
-        if name in ('mass_matrix', 'forward_dynamics'):   # one state at a time
+        if name == 'mass_matrix':                         # one state at a time
             for r in range(rows.start, rows.stop):
                 func(*[a[r] for a in arrays], out=out[r])
         elif rows.stop > rows.start:                      # the numpy code takes batches
@@ -187,6 +216,10 @@ class NumpyKernels:
     def forward_dynamics_batch(self, q, qd, tau, out=None, start=0, stop=None):
         """Batch of :meth:`forward_dynamics` over rows ``start:stop``."""
         return self._batch('forward_dynamics', (q, qd, tau), out, start, stop)
+
+    def forward_dynamics_rigid_batch(self, q, qd, tau, out=None, start=0, stop=None):
+        """Batch of :meth:`forward_dynamics_rigid` over rows ``start:stop``."""
+        return self._batch('forward_dynamics_rigid', (q, qd, tau), out, start, stop)
 
     def inverse_dynamics_payload_batch(self, q, qd, qdd, payload, out=None, start=0,
                                        stop=None):

@@ -22,7 +22,7 @@ units, the record base and registry), :mod:`.codec` (payloads by message
 id), :mod:`.framing` and :mod:`.crc` (frames),
 :mod:`.transports` (serial and UDP links), :mod:`.client` (requests and the
 state stream) and :mod:`.driver` (the board in joint space: connect, check,
-configure, read samples, send currents). The simulated board that answers
-it lives in :mod:`robodyn_ros.sim.board`; the protocol is described in
-``docs/driver_board_protocol.md``.
+configure, read samples, send currents or an impedance command). The
+simulated board that answers it lives in :mod:`robodyn_ros.sim.board`; the
+protocol is described in ``docs/driver_board_protocol.md``.
 """

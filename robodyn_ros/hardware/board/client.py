@@ -27,7 +27,8 @@ from collections import deque
 from dataclasses import dataclass
 import time
 
-from .codec import decode_message, encode_message, encode_set_currents, plausible_length
+from .codec import (decode_message, encode_message, encode_set_currents, encode_set_impedance,
+                    plausible_length)
 from .framing import FrameParser
 from .messages import (Ack, ClearFault, Configure, Disable, Enable, Heartbeat, Identify,
                        IdentifyRequest, MsgId, Result, StateReport)
@@ -324,6 +325,39 @@ class BoardClient:
         seq = self._seq
         self._seq = (seq + 1) & 0xFFFF
         self.transport.write(encode_set_currents(state_time_us, currents, seq))
+        self.stats.tx_frames += 1
+
+    def set_impedance(self, state_time_us, position, velocity, kp, kd, current):
+        """
+        Send the impedance set-points of one cycle, in the board's motor units.
+
+        See :class:`~robodyn_ros.hardware.board.requests.SetImpedance` for
+        the law the board closes; a joint-side caller uses
+        :meth:`~robodyn_ros.hardware.board.driver.BoardDriver.send_impedance`.
+
+        Parameters
+        ----------
+        state_time_us : int
+            Board time of the state they were computed from, at which the
+            position reference holds [us].
+        position, velocity : sequence of float
+            Motor angle [rad] and speed [rad/s] references.
+        kp, kd : sequence of float
+            Gains [A/rad] and [A s/rad], >= 0.
+        current : sequence of float
+            Feed-forward currents [A].
+
+        Raises
+        ------
+        MessageError
+            A non-finite value, a negative gain, a value beyond the binary32
+            range or arrays of different lengths; nothing is sent.
+
+        """
+        frame = encode_set_impedance(state_time_us, position, velocity, kp, kd, current,
+                                     self._seq)
+        self._seq = (self._seq + 1) & 0xFFFF
+        self.transport.write(frame)
         self.stats.tx_frames += 1
 
 

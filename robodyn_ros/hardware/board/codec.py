@@ -28,8 +28,8 @@ but not these checks raises :class:`~robodyn_ros.hardware.errors.MessageError`.
 import numpy as np
 
 from .framing import encode_frame
-from .messages import Message, message_type, MsgId, SetCurrents
-from .wire import check_axis_count, CURRENT_SCALE, I32, MAX_AXES, to_integer, U64
+from .messages import Message, message_type, MsgId, SetCurrents, SetImpedance
+from .wire import check_axis_count, CURRENT_SCALE, F32_MAX, I32, to_integer, U64
 from ..errors import MessageError
 
 
@@ -57,7 +57,7 @@ def plausible_length(msg_id, length):
     if per == 0:
         return length == base
     extra = length - base
-    return extra >= per and extra % per == 0 and extra // per <= MAX_AXES
+    return extra >= per and extra % per == 0 and extra // per <= cls.max_axes
 
 
 def payload_size(msg_id, axes=0):
@@ -160,6 +160,56 @@ def encode_set_currents(state_time_us, currents, seq):
     payload = (SetCurrents.HEAD.pack(to_integer(state_time_us, *U64, 'state_time_us'), n)
                + wire.astype('<i4').tobytes())
     return encode_frame(int(MsgId.SET_CURRENTS), seq, payload)
+
+
+def encode_set_impedance(state_time_us, position, velocity, kp, kd, current, seq):
+    """
+    Encode a set-impedance frame from arrays (the per-cycle fast path).
+
+    Gives the same bytes as ``encode_message(SetImpedance(...), seq)``, and
+    refuses the same values; the units are those of
+    :class:`~robodyn_ros.hardware.board.requests.SetImpedance` (motor side).
+
+    Parameters
+    ----------
+    state_time_us : int
+        Board time of the state used, at which the position reference holds [us].
+    position, velocity : numpy.ndarray
+        Motor angle [rad] and speed [rad/s] references, (n,).
+    kp, kd : numpy.ndarray
+        Gains [A/rad] and [A s/rad], >= 0, (n,).
+    current : numpy.ndarray
+        Feed-forward currents [A], (n,).
+    seq : int
+        Sequence number.
+
+    Returns
+    -------
+    bytes
+        The frame.
+
+    Raises
+    ------
+    MessageError
+        Arrays of different lengths, a bad axis count, a non-finite value,
+        a negative gain or a value beyond the binary32 range. Nothing is
+        encoded then.
+
+    """
+    try:
+        block = np.array((position, velocity, kp, kd, current), dtype=float)
+    except (TypeError, ValueError):
+        block = None
+    if block is None or block.ndim != 2:
+        raise MessageError(f'set_impedance: the five arrays must have one length each, got '
+                           f'{[np.size(a) for a in (position, velocity, kp, kd, current)]}')
+    n = check_axis_count(block.shape[1], 'position', SetImpedance.max_axes)
+    if not (np.all(np.abs(block) <= F32_MAX) and np.all(block[2:4] >= 0.0)):
+        raise MessageError(f'set_impedance: {block.tolist()} has a non-finite value, a negative '
+                           'gain or a value beyond the binary32 range')
+    payload = (SetImpedance.HEAD.pack(to_integer(state_time_us, *U64, 'state_time_us'), n)
+               + block.T.astype('<f4').tobytes())
+    return encode_frame(int(MsgId.SET_IMPEDANCE), seq, payload)
 
 
 def decode_payload(msg_id, payload):

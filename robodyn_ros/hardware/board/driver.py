@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The board seen in joint space: connect, check, configure, read samples, send currents.
+The board seen in joint space: connect, check, configure, read samples, send set-points.
 
 :class:`BoardDriver` turns the protocol into joint-space samples for one
 robot model: it opens the link, identifies the board and checks it against
@@ -21,7 +21,9 @@ the model (axis count, encoder resolution, current ratings), configures the
 current limits, torque constants, gear ratios and the watchdog, and then
 converts every state report into a :class:`JointSample` (positions from the
 encoder counts, velocity and acceleration from a state-variable filter,
-effort from the measured currents). It is used by one thread at a time; the
+effort from the measured currents), and sends joint-side set-points as the
+board's: currents (current mode) or an impedance command (impedance mode,
+:meth:`BoardDriver.send_impedance`). It is used by one thread at a time; the
 hardware interface (:mod:`.interface`) and friction identification
 (:mod:`robodyn_ros.friction.sweep`) build on it.
 """
@@ -34,6 +36,7 @@ import numpy as np
 from .client import BoardClient
 from .messages import Configure, fault_names, FaultReport, HeartbeatReply, StateReport
 from ..backend import DriveBackend
+from ..errors import MessageError
 from ..sample import JointSample
 from ..scaling import axis_parameters, joint_scaling
 from ..settings import DriverSettings
@@ -73,6 +76,9 @@ class BoardDriver(DriveBackend):
         self.settings = settings or DriverSettings()
         self.settings.check()
         self.axes = axis_parameters(model, self.settings.efficiency)
+        # joint side to the board's motor side (impedance mode)
+        self._amps_per_torque = 1.0 / self.axes.torque_per_amp
+        self._gain_scale = 1.0 / (self.axes.torque_per_amp * self.axes.gear_ratio)
         self.client = BoardClient(transport)
         self.identity = None
         self.scaling = None
@@ -168,6 +174,7 @@ class BoardDriver(DriveBackend):
         self.scaling = scaling
         self.current_limit = np.array(limit, dtype=float)
         self.filter.reset()
+        self.filter.prepare(identity.cycle_period)
         self.last_sample = None
         return identity
 
@@ -297,3 +304,66 @@ class BoardDriver(DriveBackend):
         amps = self.scaling.current(np.where(np.isfinite(torque), torque, 0.0))
         return self.send_currents(sample, np.clip(amps, -self.current_limit,
                                                   self.current_limit))
+
+    def send_impedance(self, sample, q_ref, qd_ref, kp, kd, tau_ff):
+        """
+        Send a joint-side impedance command computed from a sample (impedance mode).
+
+        From the next board cycle until the next accepted set-point frame
+        (or the watchdog, one watchdog period after this frame arrived)
+        the board closes, at its inner rate, per joint::
+
+            tau = kp (q_ref + qd_ref (t - t_s) - q) + kd (qd_ref - qd) + tau_ff
+
+        with ``t_s = sample.board_time_us`` (the position reference holds at
+        the sample's time and moves along ``qd_ref``), ``q`` its own encoder
+        position and ``qd`` its own velocity measurement at the inner rate,
+        and clamps the resulting current to :attr:`current_limit` (status
+        ``CURRENT_LIMITED``); the reports carry ``Status.IMPEDANCE`` while the
+        command is in force. The torque converts to current as for
+        :meth:`send_currents` (``i = tau / (eta N Kt)``, the host's
+        efficiency), so the same torque gives the same current in both
+        modes. Nothing else is added: no friction compensation, no
+        joint-limit rule (put compensation into ``tau_ff``). On the wire
+        the command is the board's motor side
+        (:class:`~robodyn_ros.hardware.board.requests.SetImpedance`).
+
+        Parameters
+        ----------
+        sample : JointSample
+            The sample it was computed from (its board time is the state
+            time; the board refuses it if older than the watchdog period).
+        q_ref, qd_ref : array_like
+            Position [rad or m] and velocity [rad/s or m/s] references at
+            the sample's time, (n,) or one value for all joints.
+        kp, kd : array_like
+            Stiffness [N m/rad or N/m] and damping [N m s/rad or N s/m],
+            >= 0, (n,) or one value.
+        tau_ff : array_like
+            Feed-forward torque [N m or N], (n,) or one value.
+
+        Raises
+        ------
+        MessageError
+            Wrong sizes, a non-finite value, a negative gain or a value
+            beyond the wire's binary32 range; nothing is sent.
+
+        """
+        n = self.model.n
+        args = []
+        for name, value in (('q_ref', q_ref), ('qd_ref', qd_ref), ('kp', kp), ('kd', kd),
+                            ('tau_ff', tau_ff)):
+            try:
+                arr = np.asarray(value, dtype=float)
+            except (TypeError, ValueError):
+                raise MessageError(f'{name}: {value!r} is not numeric') from None
+            if arr.shape not in ((), (n,)):
+                raise MessageError(f'{name}: expected one value or {n}, got shape {arr.shape}')
+            args.append(arr)
+        q, qd, p, d, ff = args
+        gear = self.axes.gear_ratio
+        self.client.set_impedance(sample.board_time_us, np.broadcast_to(gear * q, (n,)),
+                                  np.broadcast_to(gear * qd, (n,)),
+                                  np.broadcast_to(p * self._gain_scale, (n,)),
+                                  np.broadcast_to(d * self._gain_scale, (n,)),
+                                  np.broadcast_to(ff * self._amps_per_torque, (n,)))

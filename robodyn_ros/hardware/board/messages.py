@@ -26,15 +26,17 @@ frame around it.
 
 from .reports import Ack, FaultReport, HeartbeatReply, Identify, StateReport
 from .requests import (ClearFault, Configure, Disable, Enable, Heartbeat, IdentifyRequest,
-                       SetCurrents)
-from .wire import (ACKED_REQUESTS, BOARD_WIDE, CURRENT_SCALE, Fault, FAULT_MASK, fault_names,
-                   GEAR_RATIO_SCALE, MAX_AXES, Message, message_type, MsgId, PROTOCOL_VERSION,
-                   Result, Status, STATUS_MASK, TIME_SCALE, TORQUE_CONSTANT_SCALE)
+                       SetCurrents, SetImpedance)
+from .wire import (ACKED_REQUESTS, BOARD_WIDE, CURRENT_SCALE, F32_MAX, Fault, FAULT_MASK,
+                   fault_names, GEAR_RATIO_SCALE, MAX_AXES, Message, message_type, MsgId,
+                   PROTOCOL_VERSION, Result, Status, STATUS_MASK, TIME_SCALE,
+                   TORQUE_CONSTANT_SCALE)
 
 __all__ = [
     'ACKED_REQUESTS', 'Ack', 'BOARD_WIDE', 'CURRENT_SCALE', 'ClearFault', 'Configure',
-    'Disable', 'Enable', 'FAULT_MASK', 'Fault', 'FaultReport', 'GEAR_RATIO_SCALE', 'Heartbeat',
-    'HeartbeatReply', 'Identify', 'IdentifyRequest', 'MAX_AXES', 'Message', 'MsgId',
-    'PROTOCOL_VERSION', 'Result', 'STATUS_MASK', 'SetCurrents', 'StateReport', 'Status',
-    'TIME_SCALE', 'TORQUE_CONSTANT_SCALE', 'fault_names', 'message_type',
+    'Disable', 'Enable', 'F32_MAX', 'FAULT_MASK', 'Fault', 'FaultReport', 'GEAR_RATIO_SCALE',
+    'Heartbeat', 'HeartbeatReply', 'Identify', 'IdentifyRequest', 'MAX_AXES', 'Message',
+    'MsgId', 'PROTOCOL_VERSION', 'Result', 'STATUS_MASK', 'SetCurrents', 'SetImpedance',
+    'StateReport', 'Status', 'TIME_SCALE', 'TORQUE_CONSTANT_SCALE', 'fault_names',
+    'message_type',
 ]

@@ -17,15 +17,20 @@
 Requests of the host to the board, each packing and unpacking its own payload.
 
 Identify request, configure, enable, disable, clear fault and heartbeat
-(answered by :mod:`.reports`), and the set-currents frame sent every cycle.
+(answered by :mod:`.reports`), and the set-point frame sent every cycle:
+set-currents (current mode) or set-impedance (impedance mode).
 """
 
 from dataclasses import dataclass
+import math
 import struct
 
+import numpy as np
+
+from .framing import MAX_PAYLOAD
 from .wire import (array_struct, check_axis_count, CURRENT_SCALE, GEAR_RATIO_SCALE, I32,
-                   Message, MsgId, TIME_SCALE, to_fixed, to_integer, TORQUE_CONSTANT_SCALE,
-                   U32, U64)
+                   Message, MsgId, TIME_SCALE, to_fixed, to_float32, to_integer,
+                   TORQUE_CONSTANT_SCALE, U32, U64)
 from ..errors import MessageError
 
 
@@ -182,3 +187,83 @@ class SetCurrents(Message):
         cls.check_axes(payload, n)
         values = array_struct('i', n).unpack_from(payload, cls.HEAD.size)
         return cls(t, tuple(v / CURRENT_SCALE for v in values))
+
+
+@dataclass(frozen=True)
+class SetImpedance(Message):
+    """
+    Impedance set-points for every axis (one frame per cycle), in the board's motor units.
+
+    Until the next accepted set-point frame (or the watchdog) the board
+    closes, at its inner rate, per axis::
+
+        i = kp (position + velocity (t - state_time) - theta) + kd (velocity - omega) + current
+
+    with ``theta`` the motor angle of its encoder (``2 pi counts / cpr``),
+    ``omega`` the motor speed it measures and ``t`` its board time, clamped
+    to the configured current limit. A joint-side command converts as
+    ``position = N q``, ``velocity = N qd``, ``kp = Kp / (eta N**2 Kt)``,
+    ``kd = Kd / (eta N**2 Kt)``, ``current = tau / (eta N Kt)``
+    (:meth:`~robodyn_ros.hardware.board.driver.BoardDriver.send_impedance`).
+
+    Attributes
+    ----------
+    state_time_us : int
+        Board time of the state report the set-points were computed from,
+        and the time at which the position reference holds [us]; the board
+        refuses set-points older than its watchdog period.
+    position : tuple of float
+        Motor angle reference at ``state_time_us`` [rad] (0 at encoder count 0).
+    velocity : tuple of float
+        Motor speed reference [rad/s]; also the slope of the position reference.
+    kp : tuple of float
+        Position gain [A/rad], >= 0.
+    kd : tuple of float
+        Velocity gain [A s/rad], >= 0.
+    current : tuple of float
+        Feed-forward current [A].
+
+    """
+
+    state_time_us: int
+    position: tuple
+    velocity: tuple
+    kp: tuple
+    kd: tuple
+    current: tuple
+    msg_id = MsgId.SET_IMPEDANCE
+    HEAD = struct.Struct('<QB')
+    #: Per-axis fields in wire order, and their smallest allowed values.
+    FIELDS = ('position', 'velocity', 'kp', 'kd', 'current')
+    LOWEST = (-math.inf, -math.inf, 0.0, 0.0, -math.inf)
+    layout = (HEAD.size, 20)
+    max_axes = (MAX_PAYLOAD - HEAD.size) // 20
+
+    @property
+    def axis_count(self):
+        """Give the number of axes (int)."""
+        return len(self.position)
+
+    def pack(self):
+        n = check_axis_count(len(self.position), 'position', self.max_axes)
+        columns = [getattr(self, name) for name in self.FIELDS]
+        for name, column in zip(self.FIELDS, columns):
+            if len(column) != n:
+                raise MessageError(f'{name}: {len(column)} values for {n} axes')
+        values = [to_float32(column[k], low, name) for k in range(n)
+                  for name, column, low in zip(self.FIELDS, columns, self.LOWEST)]
+        return (self.HEAD.pack(to_integer(self.state_time_us, *U64, 'state_time_us'), n)
+                + array_struct('fffff', n).pack(*values))
+
+    @classmethod
+    def unpack(cls, payload):
+        t, n = cls.HEAD.unpack_from(payload)
+        cls.check_axes(payload, n)
+        block = np.frombuffer(payload, '<f4', 5 * n, cls.HEAD.size).astype(float).reshape(n, 5)
+        bad = ~np.isfinite(block) | (block < cls.LOWEST)
+        if bad.any():  # the first bad value, named; nothing of the frame is used
+            k = int(np.argmax(bad.reshape(-1)))
+            v = float(block.reshape(-1)[k])
+            raise MessageError(f'set_impedance: axis {k // 5} {cls.FIELDS[k % 5]} {v} is '
+                               f'{"not finite" if not math.isfinite(v) else "negative"}')
+        return cls(t, *(tuple(column) for column in block.T.tolist()))

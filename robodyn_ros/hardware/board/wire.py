@@ -19,7 +19,8 @@ What every board message is built from: ids, bit fields, wire units and fields, 
 Every message is a frozen record with SI values (currents in A, torque
 constants in N m/A, periods in s; board times stay integer microseconds,
 encoder positions integer counts). On the wire the fields are
-little-endian fixed point (see ``docs/driver_board_protocol.md``):
+little-endian fixed point (see ``docs/driver_board_protocol.md``), except
+the impedance set-points, which are IEEE 754 binary32 (:func:`to_float32`):
 
 ===================  ================  ==========================
 quantity             wire type         unit of one LSB
@@ -29,6 +30,7 @@ torque constant      u32               1e-6 N m/A
 gear ratio           i32               1e-4
 period, board time   u32 / u64         1 us
 encoder position     i32               1 count
+impedance fields     f32               (binary32, SI motor units)
 ===================  ================  ==========================
 
 :class:`Message` is the base of every record: a record names its
@@ -57,7 +59,7 @@ TIME_SCALE = 1e6             # us per s
 
 
 class MsgId(enum.IntEnum):
-    """Message ids (requests from the host are below 0x10 or equal to 0x10)."""
+    """Message ids (requests from the host are below 0x20, the board's answers from 0x20)."""
 
     IDENTIFY_REQUEST = 0x01
     IDENTIFY = 0x02
@@ -68,6 +70,7 @@ class MsgId(enum.IntEnum):
     HEARTBEAT = 0x07
     HEARTBEAT_REPLY = 0x08
     SET_CURRENTS = 0x10
+    SET_IMPEDANCE = 0x11
     STATE_REPORT = 0x20
     FAULT_REPORT = 0x21
     ACK = 0x30
@@ -82,6 +85,7 @@ class Status(enum.IntFlag):
     CURRENT_LIMITED = 0x08
     BRAKED = 0x10
     OVERRUN = 0x20
+    IMPEDANCE = 0x40
 
 
 class Fault(enum.IntFlag):
@@ -131,6 +135,9 @@ def fault_names(bits):
 I32 = (-2**31, 2**31 - 1)
 U32 = (0, 2**32 - 1)
 U64 = (0, 2**64 - 1)
+#: Largest finite binary32 value.
+F32_MAX = float(struct.unpack('<f', b'\xff\xff\x7f\x7f')[0])
+_F32 = struct.Struct('<f')
 
 _STRUCTS = {}
 
@@ -201,9 +208,43 @@ def to_integer(value, low, high, field):
     return out
 
 
-def check_axis_count(count, field):
+def to_float32(value, low, field):
     """
-    Check an axis count (1 to :data:`MAX_AXES`).
+    Round a float to the nearest binary32, checking finiteness and range.
+
+    Parameters
+    ----------
+    value : float
+        SI value.
+    low : float
+        Smallest allowed value (``-math.inf``: any sign; 0.0 for a gain).
+    field : str
+        Field name for the error message.
+
+    Returns
+    -------
+    float
+        The binary32 value (exactly what the wire carries).
+
+    Raises
+    ------
+    MessageError
+        Non-finite, below ``low`` or beyond the binary32 range.
+
+    """
+    v = float(value)
+    if not math.isfinite(v):
+        raise MessageError(f'{field}: {v} is not finite')
+    if v < low:
+        raise MessageError(f'{field}: {v} is below {low:g}')
+    if abs(v) > F32_MAX:
+        raise MessageError(f'{field}: {v} outside the binary32 range')
+    return _F32.unpack(_F32.pack(v))[0]
+
+
+def check_axis_count(count, field, limit=MAX_AXES):
+    """
+    Check an axis count (1 to ``limit``).
 
     Parameters
     ----------
@@ -211,6 +252,8 @@ def check_axis_count(count, field):
         Number of axes.
     field : str
         Field name for the error message.
+    limit : int
+        Largest count the message can carry (default :data:`MAX_AXES`).
 
     Returns
     -------
@@ -223,8 +266,8 @@ def check_axis_count(count, field):
         Out of range.
 
     """
-    if not 1 <= count <= MAX_AXES:
-        raise MessageError(f'{field}: axis count {count} outside 1..{MAX_AXES}')
+    if not 1 <= count <= limit:
+        raise MessageError(f'{field}: axis count {count} outside 1..{limit}')
     return count
 
 
@@ -279,12 +322,15 @@ class Message:
     Base of the message records: payload layout, packing and unpacking.
 
     A subclass sets ``msg_id`` (a :class:`MsgId`) and ``layout``
-    ``(fixed size, per-axis size)`` [bytes] and overrides :meth:`pack` and
-    :meth:`unpack` unless its payload is empty; defining it registers it.
+    ``(fixed size, per-axis size)`` [bytes] (and ``max_axes`` if its
+    per-axis block limits it below :data:`MAX_AXES`) and overrides
+    :meth:`pack` and :meth:`unpack` unless its payload is empty; defining it
+    registers it.
     """
 
     msg_id = None
     layout = (0, 0)
+    max_axes = MAX_AXES
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -354,7 +400,7 @@ class Message:
 
         """
         name = cls.msg_id.name.lower()
-        check_axis_count(count, f'{name} axis count')
+        check_axis_count(count, f'{name} axis count', cls.max_axes)
         base, per = cls.layout
         if len(payload) != base + per * count:
             raise MessageError(f'{name}: payload of {len(payload)} bytes does not match '

@@ -57,8 +57,7 @@ def _module(name):
     return importlib.import_module(f'{__name__}.{_REGISTRY[name]}')
 
 
-@lru_cache(maxsize=None)
-def load(name):
+def load(name, strict=False):
     """
     Build a library robot.
 
@@ -66,11 +65,15 @@ def load(name):
     ----------
     name : str
         Library name.
+    strict : bool
+        Refuse published parameters that break a rule of physical
+        consistency (``puma560``); otherwise they load with a warning.
 
     Returns
     -------
     RobotModel
-        The model (cached; models are immutable).
+        The model (cached; models are immutable); its warnings are issued
+        once per process.
 
     Raises
     ------
@@ -78,7 +81,13 @@ def load(name):
         If ``name`` is not in the library.
 
     """
-    return _module(name).build()
+    return _load(name, bool(strict))
+
+
+@lru_cache(maxsize=None)
+def _load(name, strict):
+    from ..constructors import emit_warnings
+    return emit_warnings(_module(name).build(strict=strict), stacklevel=4)
 
 
 def source(name):
@@ -115,3 +124,34 @@ def corrections(name):
 
     """
     return tuple(_module(name).CORRECTIONS)
+
+
+def simulator_inertials(name):
+    """
+    Physical bodies for simulators that refuse a library robot's published ones.
+
+    Gazebo (sdformat) drops a massless link with everything below it and
+    refuses an inertia that breaks the triangle inequality; a robot module
+    whose published data do that defines ``SIMULATOR_INERTIA`` (body index ->
+    mass [kg] and principal moments about the centre of mass [kg m^2]), and
+    its ``CORRECTIONS`` say why the dynamics stay the same or how they differ.
+
+    Parameters
+    ----------
+    name : str
+        Library name.
+
+    Returns
+    -------
+    dict
+        Link name -> ``(mass, moments, com)`` with the model's centre of mass
+        [m] (empty when the published bodies are physical).
+
+    """
+    model = load(name)
+    out = {}
+    for index, (mass, moments) in getattr(_module(name), 'SIMULATOR_INERTIA', {}).items():
+        body = model.inertials[index]
+        out[model.joints[index].link] = (float(mass), tuple(float(v) for v in moments),
+                                         tuple(float(c) for c in body.com))
+    return out

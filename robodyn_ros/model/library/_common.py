@@ -110,7 +110,7 @@ def limits(lower, upper, velocity, acceleration, effort, angular=True):
             'acceleration': float(acceleration), 'effort': float(effort)}
 
 
-def build_model(key, rows, convention):
+def build_model(key, rows, convention, strict=False):
     """
     Build a library robot from its DH rows.
 
@@ -122,12 +122,15 @@ def build_model(key, rows, convention):
         DH rows as accepted by :func:`robodyn_ros.model.dh.model_from_dh`.
     convention : {'standard', 'modified'}
         DH convention of the rows.
+    strict : bool
+        Refuse bodies that break a rule of physical consistency.
 
     Returns
     -------
     RobotModel
-        The validated model, gravity :data:`LIBRARY_GRAVITY`.
+        The validated model, gravity :data:`LIBRARY_GRAVITY` (its warnings
+        are issued by :func:`robodyn_ros.model.library.load`).
 
     """
     return model_from_dh(rows, convention=convention, gravity=LIBRARY_GRAVITY, name=key,
-                         source=f'robodyn_ros library: {key}')
+                         source=f'robodyn_ros library: {key}', strict=strict)

@@ -156,9 +156,14 @@ def rows():
     return out
 
 
-def build():
+def build(strict=False):
     """
     Build the CMU DD Arm II model.
+
+    Parameters
+    ----------
+    strict : bool
+        Refuse parameters that break a rule of physical consistency.
 
     Returns
     -------
@@ -166,4 +171,4 @@ def build():
         Six revolute joints, standard DH, gravity (0, 0, -9.81) m/s^2.
 
     """
-    return build_model(KEY, rows(), CONVENTION)
+    return build_model(KEY, rows(), CONVENTION, strict)

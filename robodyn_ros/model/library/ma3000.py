@@ -175,9 +175,14 @@ def rows():
     return out
 
 
-def build():
+def build(strict=False):
     """
     Build the MA3000 (joints 1-3) model.
+
+    Parameters
+    ----------
+    strict : bool
+        Refuse parameters that break a rule of physical consistency.
 
     Returns
     -------
@@ -185,4 +190,4 @@ def build():
         Three revolute joints, standard DH, gravity (0, 0, -9.81) m/s^2.
 
     """
-    return build_model(KEY, rows(), CONVENTION)
+    return build_model(KEY, rows(), CONVENTION, strict)

@@ -49,8 +49,8 @@ GEOMETRY = (
     (math.pi / 2, 0.0, 0.0),
 )
 
-#: Link masses [kg]; link 1 has none in AKB (chosen, see CORRECTIONS).
-MASS = (10.0, 17.40, 4.80, 0.82, 0.34, 0.09)
+#: Link masses [kg]; link 1 has none in AKB (and Corke: m1 = 0), see CORRECTIONS.
+MASS = (0.0, 17.40, 4.80, 0.82, 0.34, 0.09)
 #: Centres of mass in the link frames [m] (Table 2.5, CoM2 with AKB's + sign).
 COM = ((0.0, 0.0, 0.0), (0.068, 0.006, -0.016), (0.0, -0.070, 0.014), (0.0, 0.0, -0.019),
        (0.0, 0.0, 0.0), (0.0, 0.0, 0.032))
@@ -58,9 +58,14 @@ COM = ((0.0, 0.0, 0.0), (0.068, 0.006, -0.016), (0.0, -0.070, 0.014), (0.0, 0.0,
 PRINTED_INERTIA = ((math.nan, math.nan, 0.35), (0.130, 0.524, 0.539), (0.066, 0.0125, 0.086),
                    (0.0018, 0.0018, 0.0013), (0.0030, 0.0030, 0.0040),
                    (0.0015, 0.0015, 0.0004))
-#: Principal inertias about the CoM used by the model [kg m^2] (see CORRECTIONS).
-INERTIA = ((0.20, 0.20, 0.35), (0.130, 0.524, 0.539), (0.076, 0.0125, 0.086),
+#: Principal inertias about the CoM used by the model [kg m^2]: the published AKB values
+#: (link 1 massless with Izz only; link 3 as printed, breaking the triangle inequality) and
+#: the AKB link 5 and 6 values (see CORRECTIONS).
+INERTIA = ((0.0, 0.0, 0.35), (0.130, 0.524, 0.539), (0.066, 0.0125, 0.086),
            (0.0018, 0.0018, 0.0013), (0.3e-3, 0.3e-3, 0.4e-3), (0.15e-3, 0.15e-3, 0.04e-3))
+#: Physical bodies for simulators that need them (the Gazebo variant of the description):
+#: body index -> (mass [kg], principal inertias about the CoM [kg m^2]); see CORRECTIONS.
+SIMULATOR_INERTIA = {0: (10.0, (0.20, 0.20, 0.35)), 2: (4.80, (0.076, 0.0125, 0.086))}
 #: AKB link-side rotor inertia I_motor (Table 2.6) [kg m^2], used as armature.
 ROTOR_INERTIA = (1.14, 4.71, 0.83, 0.20, 0.179, 0.193)
 
@@ -108,17 +113,22 @@ CORRECTIONS = (
     'but its generated code used -0.019).',
     "Inertias are taken about the centre of mass (AKB); the thesis code's origin-referenced "
     'tensors (which double-count the parallel-axis terms) are not used.',
-    'Link 3 inertia: the AKB principal moments (0.066, 0.0125, 0.086) kg m^2 break the '
-    'triangle inequality (0.066 + 0.0125 < 0.086), so no rigid body has them. Ixx3 is raised '
-    'to 0.076 kg m^2 (Ixx + Iyy - Izz = 2 * integral of z^2 dm = 0.0025 kg m^2, i.e. an rms '
-    'thickness of 1.6 cm normal to the forearm plane); Izz3 = 0.086 (AKB, thesis and '
-    "Corke's mdl_puma560) and Iyy3 are kept. Ixx3 enters the dynamics only through M(1,1) "
-    "(and the velocity terms derived from it). (Corke's mdl_puma560akb has Izz3 = 0.066, "
-    'which the digest reads as a typo.)',
-    'Link 1 has no mass in AKB. The model gives it 10 kg with the centre of mass on the '
-    'joint-1 axis at the frame origin and inertia diag(0.20, 0.20, 0.35) kg m^2 about it, '
-    'a compact column. Only Izz1 = 0.35 kg m^2 (AKB) affects the joint torques; mass, '
-    'Ixx1 and Iyy1 are there to make the body physical and do not change the dynamics.',
+    'Link 3 inertia: the published AKB principal moments (0.066, 0.0125, 0.086) kg m^2 '
+    '(Table 2.6; Corke and Armstrong-Helouvry 1994 give the same set in standard-DH axes) '
+    'are used as published, although they break the triangle inequality (0.066 + 0.0125 < '
+    '0.086), so no rigid body has them; loading the model gives a warning saying so '
+    '(strict loading refuses it). Ixx3 enters the dynamics only through M(1,1) (and the '
+    "velocity terms derived from it). (Corke's mdl_puma560akb has Izz3 = 0.066, which the "
+    'digest reads as a typo.) Until issue 19, Ixx3 was raised to 0.076 kg m^2 to pass the '
+    'check; the Gazebo variant of the description still uses 0.076 kg m^2 (sdformat refuses '
+    'an inertia that breaks the triangle inequality), which adds 0.01 cos^2 terms to M(1,1) '
+    'in Gazebo only.',
+    'Link 1 has no mass in AKB (Corke sets m1 = 0): the model keeps it massless with the '
+    'published Izz1 = 0.35 kg m^2, the only link-1 parameter that affects the joint torques '
+    '(with the base fixed). A massless body with inertia is not physical, so loading gives '
+    'a warning; Gazebo needs a mass on every link, and its description variant gives link 1 '
+    'the compact column the model used before issue 19 (10 kg on the joint-1 axis at the '
+    'frame origin, Ixx1 = Iyy1 = 0.20 kg m^2), which leaves the torques unchanged.',
     'Rotor inertia: the AKB link-side I_motor (1.14, 4.71, 0.83, 0.20, 0.179, 0.193 kg m^2) '
     'is the joint armature (adds I_a qdd_i to tau_i only). The thesis instead adds I_motor to '
     'the link Izz, which also changes off-diagonal terms of M(q) and the gyroscopic torques; '
@@ -214,9 +224,14 @@ def rows():
     return out
 
 
-def build():
+def build(strict=False):
     """
     Build the PUMA 560 model.
+
+    Parameters
+    ----------
+    strict : bool
+        Refuse parameters that break a rule of physical consistency.
 
     Returns
     -------
@@ -224,4 +239,4 @@ def build():
         Six revolute joints, modified DH, gravity (0, 0, -9.81) m/s^2.
 
     """
-    return build_model(KEY, rows(), CONVENTION)
+    return build_model(KEY, rows(), CONVENTION, strict)

@@ -140,9 +140,14 @@ def rows():
     return out
 
 
-def build():
+def build(strict=False):
     """
     Build the Staubli RX-90 model.
+
+    Parameters
+    ----------
+    strict : bool
+        Refuse parameters that break a rule of physical consistency.
 
     Returns
     -------
@@ -150,4 +155,4 @@ def build():
         Six revolute joints, modified DH, gravity (0, 0, -9.81) m/s^2.
 
     """
-    return build_model(KEY, rows(), CONVENTION)
+    return build_model(KEY, rows(), CONVENTION, strict)

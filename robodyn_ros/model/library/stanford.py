@@ -118,9 +118,14 @@ def rows():
     return out
 
 
-def build():
+def build(strict=False):
     """
     Build the Stanford arm model.
+
+    Parameters
+    ----------
+    strict : bool
+        Refuse parameters that break a rule of physical consistency.
 
     Returns
     -------
@@ -128,4 +133,4 @@ def build():
         Joints R R P R R R, standard DH, gravity (0, 0, -9.81) m/s^2.
 
     """
-    return build_model(KEY, rows(), CONVENTION)
+    return build_model(KEY, rows(), CONVENTION, strict)

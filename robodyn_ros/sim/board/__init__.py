@@ -16,7 +16,8 @@
 The simulated motor driver board behind the real byte protocol (no rclpy).
 
 :mod:`.firmware` is the board's protocol state machine with its limits
-and watchdog; :mod:`.axes` the power stage, transmission, brakes and
+and watchdog, :mod:`.impedance` the PD it closes at its inner rate in
+impedance mode; :mod:`.axes` the power stage, transmission, brakes and
 sensors around the Pinocchio plant; :mod:`.faults` the fault injection and
 its control channel; :mod:`.config` the board's settings file;
 :mod:`.endpoints` the board ends of the pty and UDP links; and

@@ -15,7 +15,8 @@
 """
 The simulated board's power stage, transmission and sensors around the plant.
 
-Per cycle of period ``h`` and per axis:
+Per step of length ``h`` (a board cycle in current mode; one inner period,
+a fraction ``1 / substeps`` of the cycle, in impedance mode) and per axis:
 
 * **current loop**: first order, ``i += (i_ref - i) (1 - exp(-h / tau_i))``;
   outputs off force ``i = 0``;
@@ -25,17 +26,24 @@ Per cycle of period ``h`` and per axis:
   the gap is closed in its direction, otherwise the motor crosses the gap
   at ``backlash_speed`` and the link gets no torque;
 * **plant**: :class:`robodyn_ros.sim.Plant` (Pinocchio forward dynamics with
-  the plant's own friction), one semi-implicit step per cycle; hard stops at
+  the plant's own friction), one semi-implicit step of ``h``; hard stops at
   the joint limits; with brakes, outputs off hold the joints still;
 * **encoder** on the motor: ``counts = round((q + g) N cpr / 2 pi)`` plus
-  Gaussian noise in counts; **current sensor** with Gaussian noise [A].
+  Gaussian noise in counts; **current sensor** with Gaussian noise [A];
+  **motor speed** ``N qd`` (an ideal speed sensor, the back-EMF the encoder
+  plausibility check also uses; the backlash gap crossing is not seen).
+
+The options are two frozen records, :class:`PlantSettings` (current loop to
+joint) and :class:`SensorSettings` (encoders and current sensors).
 """
 
+from dataclasses import dataclass, replace
 import math
 
 import numpy as np
 
 from ..plant import Plant
+from ...errors import InputError
 from ...hardware.scaling import axis_parameters
 
 
@@ -54,10 +62,113 @@ def without_load_friction(model):
         The copy (velocity friction kept).
 
     """
-    from dataclasses import replace
     joints = [j.with_changes(friction=replace(j.friction, bearing=None, transmission=None))
               for j in model.joints]
     return model.replace_joints(joints)
+
+
+def _values(value, name, low=0.0, high=None, strict=False):
+    """Check one value or one per axis (finite, in range); give a float or a tuple."""
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        arr = np.array([np.nan])
+    bad = (arr.ndim > 1 or arr.size == 0 or not np.all(np.isfinite(arr))
+           or np.any(arr <= low if strict else arr < low)
+           or (high is not None and np.any(arr > high)))
+    if bad:
+        upper = '' if high is None else f' and <= {high:g}'
+        wanted = f'{">" if strict else ">="} {low:g}{upper}'
+        raise InputError(name, f'must be finite and {wanted}, one value or one per axis, got '
+                               f'{value!r}')
+    return float(arr) if arr.ndim == 0 else tuple(float(v) for v in arr)
+
+
+@dataclass(frozen=True)
+class PlantSettings:
+    """
+    What lies between the current set-points and the joints of the simulated board.
+
+    Every field is checked (sequences made tuples) when the record is made;
+    per-axis values are broadcast to the axes where they are used.
+
+    Attributes
+    ----------
+    current_time_constant : float
+        Time constant of the current loop [s] (0: the current follows at once).
+    efficiency : float or tuple of float
+        True transmission efficiency in (0, 1] [-], one or one per axis.
+    backlash : float or tuple of float
+        Backlash width at the joint side [rad or m], one or one per axis.
+    backlash_speed : float
+        Speed at which the motor crosses the backlash gap [rad/s or m/s].
+    brakes : bool
+        Hold the joints while the outputs are off.
+    friction_smoothing : float
+        Lower bound of the plant's zero-velocity friction band [rad/s or m/s]
+        (the friction follows the model's formula above about three times it).
+
+    """
+
+    current_time_constant: float = 5e-4
+    efficiency: float = 1.0
+    backlash: float = 0.0
+    backlash_speed: float = 0.5
+    brakes: bool = True
+    friction_smoothing: float = 0.002
+
+    def __post_init__(self):
+        checked = {
+            'current_time_constant': _values(self.current_time_constant,
+                                             'current_time_constant'),
+            'efficiency': _values(self.efficiency, 'efficiency', high=1.0, strict=True),
+            'backlash': _values(self.backlash, 'backlash'),
+            'backlash_speed': _values(self.backlash_speed, 'backlash_speed'),
+            'brakes': bool(self.brakes),
+            'friction_smoothing': _values(self.friction_smoothing, 'friction_smoothing'),
+        }
+        for name in ('current_time_constant', 'backlash_speed', 'friction_smoothing'):
+            if isinstance(checked[name], tuple):
+                raise InputError(name, f'must be one value, got {getattr(self, name)!r}')
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+
+
+@dataclass(frozen=True)
+class SensorSettings:
+    """
+    The encoders and current sensors of the simulated board.
+
+    Every field is checked (sequences made tuples) when the record is made.
+
+    Attributes
+    ----------
+    encoder_counts : int or tuple of int
+        Counts per motor revolution [counts/rev], one or one per axis.
+    encoder_noise : float
+        Standard deviation of the encoder noise [counts].
+    current_noise : float
+        Standard deviation of the current sensor noise [A].
+
+    """
+
+    encoder_counts: int = 4096
+    encoder_noise: float = 0.0
+    current_noise: float = 0.0
+
+    def __post_init__(self):
+        counts = _values(self.encoder_counts, 'encoder_counts', low=1.0)
+        values = counts if isinstance(counts, tuple) else (counts,)
+        if any(v != int(v) for v in values):
+            raise InputError('encoder_counts', f'must be positive integers, got '
+                                               f'{self.encoder_counts!r}')
+        ints = tuple(int(v) for v in values)
+        object.__setattr__(self, 'encoder_counts', ints if isinstance(counts, tuple) else ints[0])
+        for name in ('encoder_noise', 'current_noise'):
+            value = _values(getattr(self, name), name)
+            if isinstance(value, tuple):
+                raise InputError(name, f'must be one value, got {getattr(self, name)!r}')
+            object.__setattr__(self, name, value)
 
 
 class SimAxes:
@@ -70,54 +181,68 @@ class SimAxes:
         The board's true model (dynamics, friction, actuators).
     period : float
         Board cycle [s].
-    encoder_counts : array_like
-        Counts per motor revolution (one value or one per axis).
-    current_time_constant : float
-        Time constant of the current loop [s].
-    efficiency : float or array_like
-        True transmission efficiency.
-    backlash : float or array_like
-        Backlash width at the joint side [rad or m].
-    backlash_speed : float
-        Speed at which the motor crosses the backlash gap [rad/s or m/s].
-    encoder_noise, current_noise : float
-        Standard deviations [counts] and [A].
-    brakes : bool
-        Hold the joints while the outputs are off.
-    friction_smoothing : float
-        Lower bound of the plant's zero-velocity friction band [rad/s or m/s]
-        (the friction follows the model's formula above about three times it).
+    plant : PlantSettings
+        Current loop, transmission, backlash, brakes and friction smoothing.
+    sensors : SensorSettings
+        Encoder resolution and the sensors' noise.
     q0 : array_like, optional
         Initial positions [rad or m].
     rng : numpy.random.Generator
         Noise source.
+    substeps : int
+        Inner steps per cycle (impedance mode, :meth:`substep`).
+
+    Attributes
+    ----------
+    plant_settings : PlantSettings
+        The ``plant`` it was built with.
+    sensor_settings : SensorSettings
+        The ``sensors`` it was built with.
+    plant : robodyn_ros.sim.Plant
+        The simulated mechanics.
 
     """
 
-    def __init__(self, model, period, encoder_counts=4096, current_time_constant=5e-4,
-                 efficiency=1.0, backlash=0.0, backlash_speed=0.5, encoder_noise=0.0,
-                 current_noise=0.0, brakes=True, friction_smoothing=0.002, q0=None, rng=None):
+    def __init__(self, model, period, plant=PlantSettings(), sensors=SensorSettings(), q0=None,
+                 rng=None, substeps=1):
+        if not isinstance(plant, PlantSettings):
+            raise InputError('plant', f'must be a PlantSettings, got {plant!r}')
+        if not isinstance(sensors, SensorSettings):
+            raise InputError('sensors', f'must be a SensorSettings, got {sensors!r}')
+        if not (isinstance(substeps, int) and substeps >= 1):
+            raise InputError('substeps', f'must be an integer >= 1, got {substeps!r}')
+        self.plant_settings, self.sensor_settings = plant, sensors
         self.model = model
         self.n = n = model.n
         self.period = float(period)
-        self.axes = axis_parameters(model, efficiency)
-        counts = np.asarray(encoder_counts, dtype=np.int64).reshape(-1)
+        self.substeps = substeps
+        self.inner_period = self.period / substeps
+        self.axes = axis_parameters(model, plant.efficiency)
+        counts = np.asarray(sensors.encoder_counts, dtype=np.int64).reshape(-1)
         self.encoder_counts = np.full(n, counts[0]) if counts.size == 1 else counts
-        self.alpha = 1.0 - math.exp(-self.period / current_time_constant) if (
-            current_time_constant > 0) else 1.0
-        self.backlash = np.broadcast_to(np.asarray(backlash, dtype=float), (n,)).copy()
-        self.backlash_speed = float(backlash_speed)
-        self.encoder_noise = float(encoder_noise)
-        self.current_noise = float(current_noise)
-        self.brakes = bool(brakes)
+
+        def alpha(h):
+            tau_i = plant.current_time_constant
+            return 1.0 - math.exp(-h / tau_i) if tau_i > 0 else 1.0
+
+        self.alpha = alpha(self.period)
+        self.inner_alpha = alpha(self.inner_period)
+        self.backlash = np.broadcast_to(np.asarray(plant.backlash, dtype=float), (n,)).copy()
+        self.backlash_speed = plant.backlash_speed
+        self.encoder_noise = sensors.encoder_noise
+        self.current_noise = sensors.current_noise
+        self.brakes = plant.brakes
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.plant = Plant(model, q0=q0, dt=self.period, friction=True,
-                           smoothing_velocity=friction_smoothing, integrator='semi_implicit')
+                           smoothing_velocity=plant.friction_smoothing,
+                           integrator='semi_implicit')
         self.current = np.zeros(n)
         self.gap = self.backlash / 2.0
+        self._has_backlash = bool(np.any(self.backlash))
         self.lower = model.lower_limits
         self.upper = model.upper_limits
         self.counts_per_unit = self.encoder_counts * self.axes.gear_ratio / (2.0 * math.pi)
+        self._torque_per_amp = self.axes.torque_per_amp  # eta N Kt, once
         self._frozen = self.true_counts()
 
     @property
@@ -134,21 +259,25 @@ class SimAxes:
         """Compute the encoder counts without noise, (n,) int."""
         return np.rint((self.plant.q + self.gap) * self.counts_per_unit).astype(np.int64)
 
-    def _backlash(self, tau):
-        """Return the transmitted torque and update the gap (joint side)."""
-        if not np.any(self.backlash):
+    def motor_velocity(self):
+        """Give the motor speeds the board measures, ``N qd``, (n,) [rad/s]."""
+        return self.axes.gear_ratio * self.plant.qd
+
+    def _backlash(self, tau, h):
+        """Return the transmitted torque and update the gap over ``h`` (joint side)."""
+        if not self._has_backlash:
             return tau
         half = self.backlash / 2.0
         target = np.where(tau > 0.0, half, np.where(tau < 0.0, -half, self.gap))
         closed = np.abs(self.gap - target) <= 1e-12
-        step = self.backlash_speed * self.period
+        step = self.backlash_speed * h
         self.gap = np.where(closed, self.gap,
                             self.gap + np.clip(target - self.gap, -step, step))
         return np.where(closed, tau, 0.0)
 
     def step(self, reference, outputs_on):
         """
-        Advance one cycle.
+        Advance one cycle (current mode).
 
         Parameters
         ----------
@@ -159,46 +288,76 @@ class SimAxes:
             ((n,) bool; a drive set). With brakes, an axis whose stage is
             off is held still.
 
+        Raises
+        ------
+        FloatingPointError
+            If the plant's state is no longer finite.
+
         """
         if np.ndim(outputs_on):
-            self._step_axes(reference, np.asarray(outputs_on, dtype=bool))
-            return
+            self._advance_axes(reference, np.asarray(outputs_on, dtype=bool), self.period,
+                               self.alpha)
+        else:
+            self._advance(reference, outputs_on, self.period, self.alpha)
+        self.check()
+
+    def substep(self, reference):
+        """
+        Advance one inner period with the outputs on (impedance mode).
+
+        The caller runs :attr:`substeps` of them per cycle, then :meth:`check`.
+
+        Parameters
+        ----------
+        reference : numpy.ndarray
+            Current set-points [A], (n,).
+
+        """
+        self._advance(reference, True, self.inner_period, self.inner_alpha)
+
+    def check(self):
+        """Raise FloatingPointError if the plant's state is no longer finite."""
+        if not self.plant.finite():
+            raise FloatingPointError('plant state diverged (check torques and time step)')
+
+    def _advance(self, reference, outputs_on, h, alpha):
+        plant = self.plant
         if outputs_on:
-            self.current += (reference - self.current) * self.alpha
+            self.current += (reference - self.current) * alpha
         else:
             self.current[:] = 0.0
         if not outputs_on and self.brakes:
-            self.plant.qd[:] = 0.0
-            self.plant.time += self.period
+            plant.qd[:] = 0.0
+            plant.time += h
             return
-        tau = self._backlash(self.axes.torque_per_amp * self.current)
-        self.plant.step(tau, self.period)
+        plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
         self._stops()
 
-    def _step_axes(self, reference, on):
-        """Advance one cycle with the power stage on or off per axis."""
-        self.current = np.where(on, self.current + (reference - self.current) * self.alpha, 0.0)
+    def _advance_axes(self, reference, on, h, alpha):
+        """Advance ``h`` with the power stage on or off per axis (a drive set)."""
+        plant = self.plant
+        self.current = np.where(on, self.current + (reference - self.current) * alpha, 0.0)
         if self.brakes and not on.any():
-            self.plant.qd[:] = 0.0
-            self.plant.time += self.period
+            plant.qd[:] = 0.0
+            plant.time += h
             return
-        held = self.plant.q.copy()
-        tau = self._backlash(self.axes.torque_per_amp * self.current)
-        self.plant.step(tau, self.period)
+        held = plant.q.copy()
+        plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
         if self.brakes:
-            self.plant.q = np.where(on, self.plant.q, held)
-            self.plant.qd = np.where(on, self.plant.qd, 0.0)
+            plant.q = np.where(on, plant.q, held)
+            plant.qd = np.where(on, plant.qd, 0.0)
         self._stops()
 
     def _stops(self):
         """Hard stops at the joint limits."""
-        low = self.plant.q < self.lower
-        high = self.plant.q > self.upper
-        if np.any(low) or np.any(high):
-            self.plant.q = np.clip(self.plant.q, self.lower, self.upper)
-            self.plant.qd = np.where(low, np.maximum(self.plant.qd, 0.0),
-                                     np.where(high, np.minimum(self.plant.qd, 0.0),
-                                              self.plant.qd))
+        plant = self.plant
+        q = plant.q
+        low = q < self.lower
+        high = q > self.upper
+        if low.any() or high.any():
+            plant.q = np.clip(q, self.lower, self.upper)
+            plant.qd = np.where(low, np.maximum(plant.qd, 0.0),
+                                np.where(high, np.minimum(plant.qd, 0.0), plant.qd))
 
     def encoder(self, stuck):
         """

@@ -14,7 +14,7 @@
 
 """Options of the simulated board (``robodyn sim-board`` and its ``--config`` YAML)."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 import math
 
 from ...errors import InputError
@@ -42,7 +42,11 @@ class SimBoardConfig:
     control_port : int
         Control channel port on 127.0.0.1 (0: any; -1: no channel).
     rate : float
-        Cycle rate [Hz].
+        Cycle rate [Hz] (state reports, current-mode set-points, plant step
+        in current mode).
+    inner_rate : float
+        Rate of the impedance-mode PD and plant sub-steps [Hz]: a whole
+        number of sub-steps per cycle, ``ceil(inner_rate / rate)`` (at least 1).
     encoder_counts : list
         Counts per motor revolution (one value or one per axis).
     max_current : list
@@ -102,6 +106,7 @@ class SimBoardConfig:
     port: int = 0
     control_port: int = 0
     rate: float = 1000.0
+    inner_rate: float = 4000.0
     encoder_counts: list = field(default_factory=lambda: [4096])
     max_current: list = field(default_factory=list)
     current_time_constant: float = 5e-4
@@ -125,6 +130,11 @@ class SimBoardConfig:
     payload_com: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     payload_frame: str = ''
 
+    @property
+    def substeps(self):
+        """Inner periods per cycle, ``ceil(inner_rate / rate)``, at least 1 (int)."""
+        return max(1, math.ceil(self.inner_rate / self.rate - 1e-9))
+
     def check(self):
         """
         Validate the options.
@@ -135,10 +145,18 @@ class SimBoardConfig:
             Naming the option and the problem.
 
         """
+        self._check_types()
+        if not 0 <= self.port <= 65535:
+            raise InputError('port', f'must be in [0, 65535] (0: any free port), got {self.port}')
+        if not -1 <= self.control_port <= 65535:
+            raise InputError('control_port', 'must be in [-1, 65535] (0: any free port, -1: '
+                             f'no control channel), got {self.control_port}')
         if self.transport not in ('pty', 'udp'):
             raise InputError('transport', f"must be 'pty' or 'udp', got {self.transport!r}")
         if not (math.isfinite(self.rate) and 10.0 <= self.rate <= 20000.0):
             raise InputError('rate', f'must be in [10, 20000] Hz, got {self.rate}')
+        if not (math.isfinite(self.inner_rate) and 10.0 <= self.inner_rate <= 100000.0):
+            raise InputError('inner_rate', f'must be in [10, 100000] Hz, got {self.inner_rate}')
         if not 0.0 <= self.current_time_constant <= 1.0:
             raise InputError('current_time_constant', 'must be in [0, 1] s')
         for name in ('encoder_noise', 'current_noise', 'backlash_speed', 'max_runtime',
@@ -161,3 +179,26 @@ class SimBoardConfig:
             version = ()
         if len(version) != 3 or not all(0 <= v <= 255 for v in version):
             raise InputError('firmware', f"must look like '1.2.3', got {self.firmware!r}")
+
+    def _check_types(self):
+        """Check each option's type against its default's (a YAML file can hold anything)."""
+        for f in fields(self):
+            value, default = getattr(self, f.name), f.default
+            if isinstance(f.default_factory, type(lambda: 0)):
+                default = f.default_factory()
+            if isinstance(default, bool):
+                ok, want = isinstance(value, bool), 'true or false'
+            elif isinstance(default, int):
+                ok, want = isinstance(value, int) and not isinstance(value, bool), 'an integer'
+            elif isinstance(default, float):
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+                want = 'a number'
+            elif isinstance(default, str):
+                ok, want = isinstance(value, str), 'a string'
+            else:
+                kind = str if f.name == 'faults' else (int, float)
+                ok = isinstance(value, (list, tuple)) and all(
+                    isinstance(v, kind) and not isinstance(v, bool) for v in value)
+                want = 'a list of strings' if f.name == 'faults' else 'a list of numbers'
+            if not ok:
+                raise InputError(f.name, f'must be {want}, got {value!r}')

@@ -22,7 +22,11 @@ It behaves as the firmware of ``docs/driver_board_protocol.md`` specifies:
   rating, the watchdog period must be at least two cycles;
 * enable only when configured and free of faults; outputs off on disable;
 * set-points are clamped to the configured limits and refused when they were
-  computed from a state older than the watchdog period;
+  computed from a state older than the watchdog period; the last accepted
+  set-point frame sets the mode: set-currents (current mode) or
+  set-impedance (impedance mode: the PD of :mod:`.impedance` closed at the
+  inner rate, its currents clamped alike); outputs off forget the command
+  and return to current mode with zero current;
 * watchdog: enabled and no valid set-point frame for a watchdog period (the
   first cycle at which ``board time - last valid frame >= period``) ->
   outputs off, ``WATCHDOG`` latched, fault report;
@@ -41,20 +45,22 @@ Board time advances by exactly one period per tick.
 """
 
 import math
-
 import time
 
 import numpy as np
 
+from .impedance import ImpedanceLoop
 from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, Disable, Enable,
                                         Fault, FaultReport, Heartbeat, HeartbeatReply, Identify,
                                         IdentifyRequest, PROTOCOL_VERSION, Result, SetCurrents,
-                                        StateReport, Status)
+                                        SetImpedance, StateReport, Status)
 
 #: The board streams state reports for this long after the last valid frame [s].
 SESSION_TIMEOUT = 1.0
 #: Watchdog period before the host configures one [s].
 DEFAULT_WATCHDOG = 0.05
+#: The modes, named as the set-point message that selects them.
+CURRENT, IMPEDANCE = 'current', 'impedance'
 
 
 class SimFirmware:
@@ -94,6 +100,8 @@ class SimFirmware:
         self.enabled_since_us = -1
         self.faults = 0
         self.command = np.zeros(self.n)
+        self.mode = CURRENT
+        self.impedance = ImpedanceLoop(axes.encoder_counts)
         self.limited = False
         self.last_valid_us = 0
         #: The watchdog's own clock [s]: monotonic, as a hardware timer, so that it
@@ -105,9 +113,19 @@ class SimFirmware:
         self.overrun = False
         self.rx_errors = 0
         self.stale_commands = 0
+        #: Cycles run with the outputs on; of them, the catch-up cycles (run right after the
+        #: previous one, when the simulator had fallen behind: the host had no chance to
+        #: answer), and the missed ones (any other cycle that began without a new set-point
+        #: since the previous one: the host was late).
+        self.enabled_cycles = 0
+        self.catch_up_cycles = 0
+        self.missed_cycles = 0
+        self._fresh = False
         self.fault_events = []
         self.outputs_off_since_us = 0
         self._last_change_us = np.zeros(self.n, dtype=np.int64)
+        self._none_stuck = np.zeros(self.n, dtype=bool)   # no sensor fault injected
+        self._no_offset = np.zeros(self.n)
         self._last_counts = axes.true_counts()
 
     # ------------------------------------------------------------------ helpers
@@ -117,6 +135,8 @@ class SimFirmware:
         bits = Status.CONFIGURED if self.config is not None else 0
         if self.enabled:
             bits |= Status.ENABLED
+            if self.mode == IMPEDANCE:
+                bits |= Status.IMPEDANCE
         elif self.axes.brakes:
             bits |= Status.BRAKED
         if self.faults:
@@ -136,6 +156,7 @@ class SimFirmware:
         if self.enabled:
             self.outputs_off_since_us = self.time_us
         self.enabled = False
+        self.mode = CURRENT
         self.command[:] = 0.0
         self.axes.current[:] = 0.0
 
@@ -222,6 +243,11 @@ class SimFirmware:
         if isinstance(msg, SetCurrents):
             self._set_currents(msg)
             return []
+        if isinstance(msg, SetImpedance):
+            if self._accept(msg, msg.axis_count):
+                self.impedance.take(msg)
+                self.mode = IMPEDANCE
+            return []
         if isinstance(msg, Heartbeat):
             return [HeartbeatReply(msg.token, self.time_us)]
         if isinstance(msg, IdentifyRequest):
@@ -271,28 +297,43 @@ class SimFirmware:
         self.watchdog_us = watchdog_us
         return Ack(mid, seq, Result.OK)
 
-    def _set_currents(self, msg):
-        if len(msg.currents) != self.n:
+    def _accept(self, msg, axes):
+        """Check a set-point frame (axis count, enabled, age); on success it feeds the watchdog."""
+        if axes != self.n:
             self.rx_errors += 1
-            return
+            return False
         if not self.enabled:
-            return
+            return False
         age = self.time_us - msg.state_time_us
         if age < 0 or age > self.watchdog_us:
             self.stale_commands += 1
+            return False
+        self.last_valid_us = self.time_us
+        self.last_valid_wall = self.clock()
+        self.applied_state_time_us = msg.state_time_us
+        self._fresh = True
+        return True
+
+    def _set_currents(self, msg):
+        if not self._accept(msg, len(msg.currents)):
             return
         ref = np.array(msg.currents, dtype=float)
         clamped = np.clip(ref, -self.limit, self.limit)
         self.limited = bool(np.any(clamped != ref))
         self.command = clamped
-        self.last_valid_us = self.time_us
-        self.last_valid_wall = self.clock()
-        self.applied_state_time_us = msg.state_time_us
+        self.mode = CURRENT
 
     # ------------------------------------------------------------------ cycle
-    def tick(self):
+    def tick(self, on_time=True):
         """
         Run one board cycle: watchdog, power stage, plant, sensors, checks.
+
+        Parameters
+        ----------
+        on_time : bool
+            False for a catch-up cycle, run right after the previous one
+            because the simulator fell behind (counted apart from the missed
+            cycles).
 
         Returns
         -------
@@ -302,20 +343,36 @@ class SimFirmware:
         """
         out = []
         self.time_us += self.period_us
+        if self.enabled:
+            self.enabled_cycles += 1
+            if not on_time:
+                self.catch_up_cycles += 1
+            elif not self._fresh:
+                self.missed_cycles += 1
+        self._fresh = False
         if self.enabled and self.time_us - self.last_valid_us >= self.watchdog_us:
             out.append(self.latch(Fault.WATCHDOG, BOARD_WIDE,
                                   self.time_us - self.last_valid_us))
         else:
             out.extend(self.check_watchdog())
+        injector = self.injector
+        stuck = (np.array([injector.stuck(i) for i in range(self.n)])
+                 if 'stuck_encoder' in injector.active else self._none_stuck)
         try:
-            self.axes.step(self.command, self.enabled)
+            if self.enabled and self.mode == IMPEDANCE:
+                self.limited = self.impedance.run(self.axes, stuck, self.limit,
+                                                  self.time_us - self.period_us)
+                self.command[:] = self.impedance.last
+                self.axes.check()
+            else:
+                self.axes.step(self.command, self.enabled)
         except FloatingPointError:
             self.axes.plant.qd[:] = 0.0
             out.append(self.latch(Fault.INTERNAL))
-        stuck = np.array([self.injector.stuck(i) for i in range(self.n)])
         counts = self.axes.encoder(stuck)
-        offset = np.array([self.injector.current_offset(i, 2.0 * self.limit[i])
-                           for i in range(self.n)])
+        offset = (np.array([injector.current_offset(i, 2.0 * self.limit[i])
+                            for i in range(self.n)])
+                  if 'over_current' in injector.active else self._no_offset)
         measured = self.axes.measured_current(offset)
         trip = np.abs(measured) > self.over_current_factor * self.limit
         if np.any(trip) and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
@@ -370,8 +427,12 @@ class SimFirmware:
             'watchdog_period': self.watchdog_us * 1e-6, 'limit': floats(self.limit),
             'q': floats(self.axes.q), 'qd': floats(self.axes.qd),
             'current': floats(self.axes.current), 'command': floats(self.command),
+            'mode': self.mode, 'impedance': (self.impedance.snapshot()
+                                             if self.mode == IMPEDANCE else None),
             'counts': [int(c) for c in self.axes.true_counts()],
             'applied_state_time_us': self.applied_state_time_us,
             'rx_errors': self.rx_errors, 'stale_commands': self.stale_commands,
+            'enabled_cycles': self.enabled_cycles, 'missed_cycles': self.missed_cycles,
+            'catch_up_cycles': self.catch_up_cycles,
             'streaming': self.streaming,
         }

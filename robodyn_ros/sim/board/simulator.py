@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from .axes import SimAxes, without_load_friction
+from .axes import PlantSettings, SensorSettings, SimAxes, without_load_friction
 from .endpoints import PtyEndpoint, UdpEndpoint
 from .faults import ControlChannel, FaultInjector
 from .firmware import SimFirmware
@@ -86,10 +86,13 @@ def build_axes(config, model, rng):
     counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
     q0 = (model.home_configuration() if not config.q0
           else model.check_configuration(config.q0, 'q0'))
-    axes = SimAxes(plant_model, 1.0 / config.rate, counts, config.current_time_constant,
-                   eff, _per_axis(config.backlash, n, 'backlash'),
-                   config.backlash_speed, config.encoder_noise, config.current_noise,
-                   config.brakes, config.friction_smoothing, q0, rng)
+    plant = PlantSettings(current_time_constant=config.current_time_constant,
+                          efficiency=eff, backlash=_per_axis(config.backlash, n, 'backlash'),
+                          backlash_speed=config.backlash_speed, brakes=config.brakes,
+                          friction_smoothing=config.friction_smoothing)
+    sensors = SensorSettings(encoder_counts=counts, encoder_noise=config.encoder_noise,
+                             current_noise=config.current_noise)
+    axes = SimAxes(plant_model, 1.0 / config.rate, plant, sensors, q0, rng, config.substeps)
     if config.max_current:
         rating = _per_axis(config.max_current, n, 'max_current')
     else:
@@ -153,7 +156,8 @@ class SimBoard:
 
         """
         info = {'ready': True, 'robot': self.model.name, 'axes': self.model.n,
-                'rate': self.config.rate, 'transport': self.config.transport,
+                'rate': self.config.rate, 'inner_rate': self.config.rate * self.axes.substeps,
+                'transport': self.config.transport,
                 'control_port': self.control.port if self.control else None}
         if self.config.transport == 'pty':
             info.update(device=self.endpoint.device, link=self.endpoint.link)
@@ -210,7 +214,9 @@ class SimBoard:
             fw = self.firmware
             return {'ok': True, 'board_time_us': t, 'enabled': bool(fw.enabled),
                     'faults': int(fw.faults), 'q': [float(v) for v in self.axes.q],
-                    'qd': [float(v) for v in self.axes.qd]}
+                    'qd': [float(v) for v in self.axes.qd],
+                    'enabled_cycles': fw.enabled_cycles, 'missed_cycles': fw.missed_cycles,
+                    'catch_up_cycles': fw.catch_up_cycles}
         if cmd == 'inject':
             params = {k: v for k, v in req.items() if k not in ('cmd', 'fault')}
             params = self.injector.inject(str(req.get('fault')), params, t)
@@ -385,8 +391,11 @@ class SimBoard:
                 next_tick = now + period if late > 20 * period else next_tick + period
                 if self.config.lockstep:
                     next_tick = now + period
+                # A cycle less than half a period after the previous one catches up
+                # (this process was not running): the host could not have answered.
+                on_time = self.config.lockstep or now - last_tick >= 0.5 * period
                 last_tick = now
-                for msg in self.firmware.tick():
+                for msg in self.firmware.tick(on_time):
                     self.send(msg)
                 self.counters['ticks'] += 1
             else:

@@ -1,0 +1,141 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The one-process ``control_loop`` node on a real simulated board.
+
+Its cycle against the two-node graph's controller on the same recorded
+states (the same torques, every law), and a law switched while the arm is
+held (the interface's hold covers the switch; the board's true joints show
+the drift).
+"""
+
+import time
+
+from board_helpers import sim_board, wait_until
+from diagnostic_msgs.msg import DiagnosticArray
+import numpy as np
+import pytest
+from rclpy.lifecycle import TransitionCallbackReturn
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from robodyn_ros.control.factory import LAWS
+from robodyn_ros.control.reference import ReferenceSampler
+from robodyn_ros.demo.truth import TruthSampler
+from robodyn_ros.model import load_robot
+from robodyn_ros.nodes.control_loop_node import ControlLoopNode
+from robodyn_ros.nodes.controller_node import ControllerNode
+from robodyn_ros.planning.point_to_point import point_to_point
+from ros_helpers import RosGraph
+
+pytestmark = pytest.mark.ros
+SUCCESS = TransitionCallbackReturn.SUCCESS
+ROBOT = 'puma560'
+#: Parameters both nodes take alike (a generous state timeout: nothing here is stale).
+COMMON = {'robot': ROBOT, 'state_timeout': 1.0, 'model_friction': False}
+
+
+def _loop(graph, board, **extra):
+    values = {**COMMON, **board.node_parameters(), 'watchdog_period': 0.2, 'autostart': False,
+              'connect_timeout': 5.0, **extra}
+    return graph.add(ControlLoopNode(context=graph.context, parameter_overrides=[
+        Parameter(k, value=v) for k, v in values.items()]))
+
+
+def _recorded_states(model, count, period):
+    """States along a motion with measurement noise, and the motion as a reference."""
+    q0 = np.array([0.0, -0.6, 0.6, 0.0, 0.3, 0.0])
+    traj = point_to_point(q0, q0 + 0.4, 'quintic', duration=count * period,
+                          joint_names=model.joint_names)
+    t, q, qd, qdd = traj.dense(period)
+    rng = np.random.default_rng(7)
+    meas_q = q + rng.normal(0.0, 2e-4, q.shape)
+    meas_qd = qd + rng.normal(0.0, 2e-3, qd.shape)
+    return ReferenceSampler(t, q, qd, qdd), meas_q, meas_qd
+
+
+def _torques(cycle, sampler, q, qd, period):
+    cycle.set_trajectory(sampler, 100.0)
+    out = []
+    for k in range(len(q)):
+        now = 50.0 + k * period
+        cycle.take_state(q[k], qd[k], now)
+        res = cycle.run(now, 100.0 + k * period)
+        out.append(np.full(len(q[k]), np.nan) if res.torque is None else res.torque.copy())
+    return np.array(out)
+
+
+def test_loop_cycle_gives_the_controller_node_torques_for_every_law():
+    """The same parameters and states: the loop's cycle and the controller's agree exactly."""
+    model = load_robot(ROBOT)
+    with sim_board('--rate', '1000', robot=ROBOT, params=None, transport='udp') as board, \
+            RosGraph() as graph:
+        period = 1e-3
+        sampler, q, qd = _recorded_states(model, 400, period)
+        for law in LAWS:
+            loop = _loop(graph, board, law=law)
+            assert loop.trigger_configure() == SUCCESS, law
+            ctl = graph.add(ControllerNode(context=graph.context, parameter_overrides=[
+                Parameter(k, value=v) for k, v in {**COMMON, 'law': law, 'rate': 1000.0,
+                                                   'autostart': False}.items()]))
+            assert ctl.trigger_configure() == SUCCESS, law
+            assert type(loop.controller) is type(ctl.controller)
+            a = _torques(loop.cycle, sampler, q, qd, period)
+            b = _torques(ctl.cycle, sampler, q, qd, period)
+            assert np.isfinite(a).all(), law
+            assert np.array_equal(a, b), (law, np.max(np.abs(a - b)))
+            loop.trigger_cleanup()
+            ctl.trigger_cleanup()
+
+
+def test_law_switch_is_covered_by_the_hold():
+    """Switching laws while holding the arm: release, hold, new claim, no drift, no fault."""
+    with sim_board('--rate', '1000', '--control-port', '0', robot=ROBOT, params=None,
+                   transport='udp') as board, RosGraph() as graph:
+        loop = _loop(graph, board, law='computed_torque')
+        diags = []
+        probe = graph.add(Node('switch_probe', context=graph.context))
+        probe.create_subscription(DiagnosticArray, 'diagnostics',
+                                  lambda m: diags.extend(s.message for s in m.status), 100)
+        truth = TruthSampler(board.control_port, period=0.005)
+        truth.start()
+        try:
+            assert loop.trigger_configure() == SUCCESS
+            assert loop.trigger_activate() == SUCCESS
+            assert wait_until(lambda: loop._hw.drive_state.value == 'running', 10.0)
+            time.sleep(1.0)    # settled on the held pose
+            transitions = []
+            for law in ('mbvsst', 'pid', 'computed_torque_lme', 'computed_torque'):
+                count = len(diags)
+                t0 = time.time()
+                result = loop.set_parameters([Parameter('law', value=law)])[0]
+                assert result.successful, result.reason
+                assert wait_until(lambda: any('a new command stream took the released claim'
+                                              in m for m in diags[count:]), 10.0), law
+                time.sleep(0.8)
+                seen = diags[count:]
+                transitions.append(seen)
+                assert any('released by its source' in m for m in seen), (law, seen)
+                assert loop._hw.drive_state.value == 'running'
+                assert type(loop.controller).law == law
+                win = truth.window(t0 - 0.1)
+                assert win['enabled'].all()
+                drift = np.degrees(np.max(np.abs(win['q'] - win['q'][0]), axis=0))
+                assert drift.max() < 0.2, (law, drift)
+            refused = loop.set_parameters([Parameter('law', value='no_such_law')])[0]
+            assert not refused.successful and 'no_such_law' in refused.reason
+            assert type(loop.controller).law == 'computed_torque'
+            assert loop.trigger_deactivate() == SUCCESS
+        finally:
+            truth.stop()

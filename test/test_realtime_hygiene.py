@@ -1,0 +1,72 @@
+# Copyright 2026 The robodyn_ros Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The real-time set-up of a loop thread: what it applies, and what it reports instead."""
+
+import gc
+import sys
+import threading
+
+import pytest
+
+from robodyn_ros.realtime.hygiene import (GIL_SWITCH_INTERVAL, setup_process, setup_thread,
+                                          shorten_gil_switch)
+
+
+def _restore(interval):
+    sys.setswitchinterval(interval)
+    gc.unfreeze()
+
+
+def test_the_gil_switch_interval_is_shortened_never_raised():
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        assert shorten_gil_switch() == pytest.approx(GIL_SWITCH_INTERVAL, rel=1e-3)
+        sys.setswitchinterval(0.0001)
+        assert shorten_gil_switch() == pytest.approx(0.0001, rel=1e-3)
+    finally:
+        _restore(before)
+
+
+def test_setup_process_freezes_the_collector_and_shortens_the_gil_switch():
+    before = sys.getswitchinterval()
+    garbage = [object() for _ in range(1000)]
+    try:
+        sys.setswitchinterval(0.005)
+        report = setup_process()
+        assert gc.get_freeze_count() >= len(garbage)
+        assert sys.getswitchinterval() == pytest.approx(GIL_SWITCH_INTERVAL, rel=1e-3)
+        assert report[0] == 'GIL switch interval 0.5 ms'
+        assert report[1].startswith('gc: ') and report[1].endswith('objects frozen')
+    finally:
+        _restore(before)
+
+
+def test_settings_the_process_may_not_use_are_reported_not_raised():
+    before = sys.getswitchinterval()
+    result = {}
+
+    def run():          # in a thread of its own: affinity and priority are per thread
+        result['report'] = setup_thread(priority=200, cpus=(4096,))
+
+    try:
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join()
+        report = result['report']
+        assert any('SCHED_FIFO priority 200 not allowed' in line for line in report), report
+        assert any('CPU affinity [4096] not applied' in line for line in report), report
+    finally:
+        _restore(before)
