@@ -36,6 +36,9 @@ def _declared(module):
     if module == 'control_loop_node':
         from robodyn_ros.nodes.control_loop_node import ControlLoopNode
         return {s.name for s in ControlLoopNode._parameter_specs(None)}
+    if module == 'hardware_interface_node':     # with the real-time options
+        from robodyn_ros.nodes.hardware_interface_node import HardwareInterfaceNode
+        return {s.name for s in HardwareInterfaceNode._parameter_specs(None)}
     specs = importlib.import_module(SPECS[module]).parameter_specs()
     names = {s.name for s in specs} | {s.name for s in model_parameters()}
     return names
@@ -75,6 +78,7 @@ def test_cia402_node_commands_use_declared_parameters(mode, tmp_path):
     assert params['hardware' if mode == 'one-process' else 'backend'] == 'cia402'
     assert params['can_interface'] == 'udp_multicast' and params['can_port'] == '43113'
     assert float(params['sync_period']) == pytest.approx(0.001)
+    assert int(params['rt_priority']) > 0       # the host's I/O thread in either mode
 
 
 def test_drive_command_parses():

@@ -635,27 +635,37 @@ def _sim_drive_args(cmd):
     return build_parser().parse_args([str(c) for c in cmd[1:]])
 
 
-def test_bringup_hardware_on_cia402_drives(launch):
+@pytest.mark.parametrize('loop', ['graph', 'one-process'])
+def test_bringup_hardware_on_cia402_drives(launch, loop):
     """backend:=cia402 gives the node the CAN bus, the node ids and the SYNC period."""
     result = launch('bringup_hardware.launch.py', {'robot': 'puma560', 'backend': 'cia402',
                                                    'node_ids': '11,12,13,14,15,16',
-                                                   'rate': '500', 'bitrate': '500000'})
-    values = effective_parameters(_one(result, 'hardware_interface'))
-    assert values['backend'] == 'cia402' and values['can_interface'] == 'socketcan'
+                                                   'rate': '500', 'bitrate': '500000',
+                                                   'loop': loop})
+    # control_loop's own 'backend' is its law's dynamics: the hardware is 'hardware' there
+    node, choice = (('hardware_interface', 'backend') if loop == 'graph' else
+                    ('control_loop', 'hardware'))
+    values = effective_parameters(_one(result, node))
+    assert values[choice] == 'cia402' and values['can_interface'] == 'socketcan'
     assert values['can_channel'] == 'can0' and values['node_ids'] == [11, 12, 13, 14, 15, 16]
     assert values['bitrate'] == 500000 and values['sync_period'] == pytest.approx(0.002)
+    if loop == 'one-process':
+        assert 'backend' not in values
 
 
-def test_bringup_sim_on_simulated_drives(launch):
+@pytest.mark.parametrize('loop', ['graph', 'one-process'])
+def test_bringup_sim_on_simulated_drives(launch, loop):
     """backend:=cia402 runs robodyn sim-drive on udp_multicast and the graph on that bus."""
     result = launch('bringup_sim.launch.py', {'robot': 'rx90', 'backend': 'cia402',
-                                              'rate': '500'})
+                                              'rate': '500', 'loop': loop})
     drives = [p for p in result.processes if p.kind == 'process']
     assert len(drives) == 1
     args = _sim_drive_args(drives[0].cmd)
     assert (args.robot, args.interface, args.rate) == ('rx90', 'udp_multicast', 500.0)
-    values = effective_parameters(_one(result, 'hardware_interface'))
-    assert (values['backend'], values['can_interface']) == ('cia402', 'udp_multicast')
+    node, choice = (('hardware_interface', 'backend') if loop == 'graph' else
+                    ('control_loop', 'hardware'))
+    values = effective_parameters(_one(result, node))
+    assert (values[choice], values['can_interface']) == ('cia402', 'udp_multicast')
     assert 'node_ids' not in values and values['can_channel'] == '239.74.163.2'
     graph = [t for _, loc, _, t in result.includes if loc.endswith('bringup_hardware.launch.py')]
     assert len(graph) == 1 and graph[0][1].kw['target_action'] is drives[0].action

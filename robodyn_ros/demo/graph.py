@@ -189,9 +189,11 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
         # The drives' RPDO timeout and heartbeat consumer: generous, as the graph shares two
         # cores with everything else here and a Python process can stall for a few hundred
         # ms (a trip ends the run: outputs off until a reset). Real drives: tens of ms.
+        # The host's I/O thread (graph or one-process loop) at a real-time priority too.
         board = {'robot': robot, 'backend': 'cia402', 'can_interface': 'udp_multicast',
                  'can_port': int(port), 'sync_period': 1.0 / cfg.rate,
-                 'watchdog_period': 0.5, 'heartbeat_timeout': 1.0, **cfg.hardware_parameters}
+                 'watchdog_period': 0.5, 'heartbeat_timeout': 1.0,
+                 'rt_priority': HOST_RT_PRIORITY, **cfg.hardware_parameters}
     else:
         board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
                  # The board's watchdog: 0.1 s, as the graph shares two cores with everything
@@ -207,7 +209,6 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     if cfg.mode == 'one-process':
         if 'backend' in board:          # the loop's law has a dynamics backend of its own
             board['hardware'] = board.pop('backend')
-            board['rt_priority'] = HOST_RT_PRIORITY
         return [(LOOP, _node('control_loop_node', LOOP, {
             **board, 'law': cfg.controllers[0], 'autostart': False,
             'timing_log': os.path.join(log_dir, f'{LOOP}_timing.json'), **law_params},

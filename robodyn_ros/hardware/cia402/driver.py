@@ -43,7 +43,6 @@ reset. When one drive faults, the driver quick-stops the others at once
 """
 
 from collections import deque
-import sys
 import time
 
 import can
@@ -65,9 +64,7 @@ from ..errors import TransportError
 from ..sample import JointSample, STATUS_CONFIGURED, STATUS_ENABLED
 from ..scaling import axis_parameters, JointScaling
 from ...control.filters import StateVariableFilter
-
-#: The process's GIL switch interval once the cycle runs [s].
-SWITCH_INTERVAL = 0.0005
+from ...realtime.hygiene import shorten_gil_switch
 
 
 class Cia402Driver(DriveBackend):
@@ -152,6 +149,9 @@ class Cia402Driver(DriveBackend):
             from dataclasses import replace
             s = replace(s, connect_timeout=float(timeout))
         names = self.model.joint_names
+        # The compiled filter update loaded and discretised before the bus opens: no
+        # first-use stall between the drives' start and the first cycle.
+        self.filter.prepare(s.cycle_period)
         try:
             self.bus = open_bus(s.interface, s.channel, s.bitrate, s.port)
             network = canopen.Network(self.bus)
@@ -179,9 +179,9 @@ class Cia402Driver(DriveBackend):
             network.notifier = None
             # About 40 system calls a cycle (each frame is one datagram in and its select),
             # each a chance for another thread to take the GIL for a whole switch interval
-            # (5 ms by default): hand it back sooner.
-            if sys.getswitchinterval() > SWITCH_INTERVAL:
-                sys.setswitchinterval(SWITCH_INTERVAL)
+            # (5 ms by default): hand it back sooner (the node did it already, before the
+            # bus opened; a driver used on its own does it here).
+            shorten_gil_switch()
             self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.max_stale,
                                   s.answer_wait)
         except (can.CanError, OSError) as exc:
@@ -200,9 +200,6 @@ class Cia402Driver(DriveBackend):
         self._emcy[:] = False
         self.controlword[:] = DISABLE_VOLTAGE
         self.states = [None] * self.model.n
-        zero = np.zeros(self.model.n)       # warm the filter: no first-use stall in a cycle
-        self.filter.update(zero, 0.0)
-        self.filter.update(zero, s.cycle_period)
         self.filter.reset()
         self.last_sample = None
         self._last_sync = None

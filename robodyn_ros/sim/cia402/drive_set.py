@@ -49,7 +49,7 @@ from ...errors import InputError
 from ...hardware.cia402 import EDS_PATH
 from ...hardware.cia402 import objects as o
 from ...hardware.cia402.bus import open_bus
-from ...realtime.hygiene import setup_thread
+from ...realtime.hygiene import setup_process, setup_thread
 
 
 class PeriodicFrame:
@@ -411,7 +411,8 @@ class SimDriveSet:
         cfg = self.config
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
-        self.hygiene = setup_thread(cfg.rt_priority, freeze_gc=True)
+        # GIL hand-over, frozen collector and the loop thread's priority before the bus opens
+        self.hygiene = setup_process() + setup_thread(cfg.rt_priority)
         try:
             self.start()
             if on_ready is not None:
