@@ -64,10 +64,10 @@ def results(tmp_path_factory):
             ready = None
             while ready is None and time.monotonic() < deadline and sim.poll() is None:
                 time.sleep(0.1)
-                with open(log) as fh:
-                    line = fh.readline()
-                if line.startswith('{'):
-                    ready = json.loads(line)
+                with open(log) as fh:      # the model's warnings may come first
+                    lines = [ln for ln in fh if ln.startswith('{"ready"')]
+                if lines:
+                    ready = json.loads(lines[0])
             assert ready is not None, open(log).read()[-2000:]
             proc = subprocess.run(ns.wrap([sys.executable, os.path.join(HERE, 'cia402_host.py'),
                                            str(ready['control_port']), *SCENARIOS]),
