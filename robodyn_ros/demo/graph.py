@@ -23,7 +23,6 @@ environment and a ROS 2 install alike.
 import os
 import sys
 
-import numpy as np
 
 #: Node names of the graph.
 HARDWARE = 'hardware_interface'

@@ -194,7 +194,7 @@ def mbvsst_study(quick=False):
 
 def payload_rest(quick=False, rest=3.0):
     """
-    The payload estimate at rest after the motion, held (the default) and not held.
+    Compare the payload estimate at rest after the motion, held (the default) and not held.
 
     Parameters
     ----------

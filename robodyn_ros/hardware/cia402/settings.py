@@ -143,7 +143,8 @@ class Cia402Settings:
             raise InputError('heartbeat_timeout', 'must be longer than heartbeat_period '
                              f'({self.heartbeat_period:g} s), got {self.heartbeat_timeout:g} s')
         if not (isinstance(self.max_stale, int) and 0 <= self.max_stale <= 100):
-            raise InputError('max_stale', f'must be an integer in [0, 100], got {self.max_stale!r}')
+            raise InputError('max_stale',
+                             f'must be an integer in [0, 100], got {self.max_stale!r}')
         if any(not (math.isfinite(v) and v > 0) for v in self.rated_torque):
             raise InputError('rated_torque', 'entries must be positive [N m]')
         if any(int(v) < 1 for v in self.encoder_counts):
