@@ -34,11 +34,11 @@ SPECS = {
 
 def _declared(module):
     if module == 'control_loop_node':
-        from robodyn_ros.nodes.control_loop_node import ControlLoopNode
-        return {s.name for s in ControlLoopNode._parameter_specs(None)}
+        from robodyn_ros.nodes.control_loop_node import node_parameter_specs
+        return {s.name for s in node_parameter_specs()}
     if module == 'hardware_interface_node':     # with the real-time options
-        from robodyn_ros.nodes.hardware_interface_node import HardwareInterfaceNode
-        return {s.name for s in HardwareInterfaceNode._parameter_specs(None)}
+        from robodyn_ros.nodes.hardware_interface_node import node_parameter_specs
+        return {s.name for s in node_parameter_specs()}
     specs = importlib.import_module(SPECS[module]).parameter_specs()
     names = {s.name for s in specs} | {s.name for s in model_parameters()}
     return names

@@ -24,7 +24,8 @@ from the service's own computation.
 
 import pytest
 from robodyn_ros.bench.netns import HostPair, unavailable
-from robodyn_ros.bench.service import cut_mid_request, Graph
+from robodyn_ros.bench.service import cut_mid_request
+from robodyn_ros.bench.service_graph import Graph
 
 REASON = unavailable()
 

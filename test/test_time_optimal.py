@@ -18,6 +18,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from robodyn_ros.dynamics.tables import tables
+from robodyn_ros.errors import InputError
 from robodyn_ros.friction.models import velocity_friction
 from robodyn_ros.model import load_robot
 from robodyn_ros.pinocchio_bridge import PinocchioBridge
@@ -26,7 +27,7 @@ from robodyn_ros.planning.errors import InfeasibleError, StaticTorqueError
 from robodyn_ros.planning.limits import PlanningLimits
 from robodyn_ros.planning.planner import Planner, PlannerConfig
 from robodyn_ros.planning.smoothing import smooth_time_optimal
-from robodyn_ros.planning.time_optimal import time_optimal
+from robodyn_ros.planning.time_optimal import time_optimal, TimeOptimalSettings
 from robodyn_ros.planning.via_points import via_points
 
 
@@ -146,6 +147,30 @@ def test_smooth_variant_holds_limits_and_costs_time():
     assert np.max(np.abs(np.diff(qdd, axis=0))) < 0.05 * np.max(lim.acceleration)
     raw = res.trajectory.sample(np.linspace(0.0, res.duration, 40001))[2]
     assert np.max(np.abs(np.diff(raw, axis=0))) > np.max(np.abs(np.diff(qdd, axis=0)))
+
+
+@pytest.mark.parametrize('field,value', [('grid', 1), ('discretization', 'midpoint'),
+                                         ('margin', 1.0), ('check_samples', 1),
+                                         ('tolerance', -1e-6), ('repairs', -1)])
+def test_settings_are_checked(field, value):
+    """A bad numerical setting is refused when the record is made, naming the field."""
+    with pytest.raises(InputError, match=field):
+        TimeOptimalSettings(**{field: value})
+
+
+@pytest.mark.parametrize('discretization', ['interpolation', 'collocation'])
+def test_settings_choose_grid_and_check(discretization):
+    """The grid, the check samples and the discretization of the settings are the ones used."""
+    model = load_robot('rx90')
+    lim = PlanningLimits.from_model(model)
+    path = via_points(_waypoints(model, 5), limits=lim)
+    settings = TimeOptimalSettings(grid=60, discretization=discretization, check_samples=500,
+                                   repairs=0)
+    res = time_optimal(path, lim, settings=settings)
+    assert res.grid.size == 60 and res.check.velocity_ratio.shape[0] == 500
+    assert res.repairs == 0 and res.check.worst <= 1.0 + settings.tolerance
+    default = time_optimal(path, lim)
+    assert default.grid.size == TimeOptimalSettings().grid
 
 
 def test_planner_config_uses_it():

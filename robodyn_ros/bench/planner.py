@@ -108,7 +108,8 @@ def bench_pipeline(repeat, seed):
     from ..model import load_robot
     from ..planning.efforts import ModelEffortProvider, Payload
     from ..planning.limits import estimate_acceleration_limits, PlanningLimits
-    from ..planning.planner import Planner, PlannerConfig
+    from ..planning.planner import Planner
+    from ..planning.planner_config import PlannerConfig
     from ..friction.probes import friction_peak_speeds
     from ..planning.time_scaling import torque_limited_scaling
     from ..planning.via_points import via_points

@@ -83,7 +83,8 @@ def plan_scaling(robot='puma560', counts=COUNTS, kinds=('smooth', 'walk'),
     from ..planning.efforts import ModelEffortProvider
     from ..planning.errors import TooLargeError
     from ..planning.limits import PlanningLimits
-    from ..planning.planner import Planner, PlannerConfig
+    from ..planning.planner import Planner
+    from ..planning.planner_config import PlannerConfig
     model = load_robot(robot)
     limits = PlanningLimits.from_model(model)
     provider = ModelEffortProvider(model)

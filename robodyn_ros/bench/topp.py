@@ -105,7 +105,7 @@ def bench_toppra(paths=20, grid=400, seed=0, effort_share=0.6):
     from ..model import load_robot
     from ..planning.efforts import ModelEffortProvider, Payload
     from ..planning.limits import PlanningLimits
-    from ..planning.time_optimal import time_optimal
+    from ..planning.time_optimal import time_optimal, TimeOptimalSettings
     from ..planning.via_points import via_points
     model = load_robot('puma560')
     lim = PlanningLimits.from_model(model)
@@ -117,15 +117,16 @@ def bench_toppra(paths=20, grid=400, seed=0, effort_share=0.6):
     lo, hi = model.lower_limits, model.upper_limits
     mid = (lo + hi) / 2.0
     rows = []
+    settings = TimeOptimalSettings(grid=grid)
     warm = via_points(np.array([mid, mid + 0.1]), limits=lim)
-    time_optimal(warm, lim, rigid, grid=grid, effort_limits=effort)
-    time_optimal(warm, lim, loaded, grid=grid, effort_limits=effort)
+    time_optimal(warm, lim, rigid, effort_limits=effort, settings=settings)
+    time_optimal(warm, lim, loaded, effort_limits=effort, settings=settings)
     while len(rows) < paths:
         pts = np.array([mid + 0.3 * (model.random_configuration(rng) - mid) for _ in range(5)])
         path = via_points(pts, limits=lim)
         t_ta, c_ta = _toppra(path, lim, effort, grid, kernel)
-        ours = time_optimal(path, lim, rigid, grid=grid, effort_limits=effort)
-        fric = time_optimal(path, lim, loaded, grid=grid, effort_limits=effort)
+        ours = time_optimal(path, lim, rigid, effort_limits=effort, settings=settings)
+        fric = time_optimal(path, lim, loaded, effort_limits=effort, settings=settings)
         rows.append({'toppra_s': t_ta, 'toppra_ms': c_ta * 1e3, 'ours_s': ours.duration,
                      'ours_solve_ms': ours.solve_time * 1e3,
                      'ours_total_ms': ours.total_time * 1e3, 'repairs': ours.repairs,

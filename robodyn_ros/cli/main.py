@@ -47,6 +47,7 @@ COMMANDS = {
     'schedule': '.schedule_cmd',
     'bench': '.bench_cmd',
     'warm': '.warm_cmd',
+    'docs': '.docs_cmd',
 }
 
 #: Old hyphenated names, kept as aliases: alias -> (command, sub-command).

@@ -67,9 +67,20 @@ def _step(label, func):
 
 def _kernels(robot):
     from ..dynamics.codegen import kernels
+    from ..friction.models import without_friction
     from ..model import load_robot
-    k = kernels(load_robot(robot))
-    return 'compiled C' if k.backend == 'c' else f'{k.backend} (no C compiler)'
+    model = load_robot(robot)
+    k = kernels(model)
+    kernels(without_friction(model))     # the one-process loop's law model
+    return ('compiled C (with and without friction)' if k.backend == 'c'
+            else f'{k.backend} (no C compiler)')
+
+
+def _plots():
+    import matplotlib
+    matplotlib.use('Agg')
+    from matplotlib import font_manager
+    return f'{len(font_manager.fontManager.ttflist)} fonts listed'
 
 
 def _planner():
@@ -78,7 +89,8 @@ def _planner():
     from ..model import load_robot
     from ..planning import PlanningLimits
     from ..planning.efforts import ModelEffortProvider
-    from ..planning.planner import Planner, PlannerConfig
+    from ..planning.planner import Planner
+    from ..planning.planner_config import PlannerConfig
     from ..planning.reachability import COMPILED
     model = load_robot('puma560')
     planner = Planner(PlanningLimits.from_model(model),
@@ -91,8 +103,11 @@ def _planner():
 def _control(robot):
     from ..control.jit import AVAILABLE
     from ..control.warm import warm_up
+    from ..friction.models import without_friction
     from ..model import load_robot
-    laws = warm_up(load_robot(robot))
+    model = load_robot(robot)
+    laws = warm_up(model)
+    warm_up(without_friction(model))
     how = 'numba steps compiled' if AVAILABLE else 'numba not installed (plain Python)'
     return f'{how}: {", ".join(laws)}'
 
@@ -119,4 +134,5 @@ def run(args):
         _step(f'dynamics kernels of {robot}', lambda robot=robot: _kernels(robot))
     _step('time-optimal planner core', _planner)
     _step('control laws', lambda: _control(args.robots[0]))
+    _step('plot fonts (matplotlib)', _plots)
     return 0

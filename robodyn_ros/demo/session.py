@@ -43,6 +43,7 @@ from .recording import McapRecorder
 from .store import RunLog
 from ..control.warm import warm_up
 from ..errors import RobodynError
+from ..friction.models import without_friction
 from ..ros_env import apply_ros_env_defaults
 
 
@@ -239,9 +240,11 @@ class DemoSession:
         """Compile the laws' steps here, once, so that no node's configure waits for it."""
         began = time.monotonic()
         warm_up(self.model)
+        warm_up(without_friction(self.model))     # the one-process loop's law model
         took = time.monotonic() - began
         if took > 2.0:
-            self.progress(f'compiled the control laws once ({took:.0f} s; cached from now on)')
+            self.progress(f'compiled the control laws and their dynamics once ({took:.0f} s; '
+                          'cached from now on)')
 
     def lifecycle_nodes(self):
         """Return the lifecycle nodes of the graph, the board's first (list of str)."""

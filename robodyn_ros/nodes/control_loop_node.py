@@ -60,6 +60,7 @@ from .controller_params import parameter_specs as law_parameter_specs
 from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import WARN
 from .hardware_interface_node import HardwareInterfaceNode
+from .hardware_interface_node import node_parameter_specs as board_parameter_specs
 from .law_status import LawStatus
 from .params import ParamSpec
 from .runner import run_node
@@ -94,6 +95,36 @@ def loop_parameter_specs():
     ]
 
 
+def node_parameter_specs():
+    """
+    Every parameter the node declares: the board's, the law's and the loop's.
+
+    Returns
+    -------
+    list of ParamSpec
+        The hardware interface's parameters
+        (:func:`~.hardware_interface_node.node_parameter_specs`), the
+        controller's law, safety and output parameters except those the
+        board decides (``rate``, ``joints``, ...), then
+        :func:`loop_parameter_specs`.
+
+    """
+    # The hardware interface's, its 'backend' (board or cia402) named 'hardware' here: the
+    # law has a dynamics 'backend' of its own.
+    board = [replace(s, name='hardware') if s.name == 'backend' else s
+             for s in board_parameter_specs()]
+    names = {s.name for s in board}
+    law = [s for s in law_parameter_specs() if s.name not in names and s.name not in _NOT_HERE]
+    # The law can change at run time here (between cycles, under the hold); friction
+    # is compensated by the loop at the board rate, so the law's model leaves it out.
+    # Like the hardware interface, the loop waits for its lifecycle transitions (the
+    # launch files or an operator drive them): autostart is off unless asked for.
+    law = [replace(s, read_only=False) if s.name == 'law' else
+           replace(s, default=False) if s.name in ('model_friction', 'autostart')
+           else s for s in law]
+    return board + law + loop_parameter_specs()
+
+
 class ControlLoopNode(HardwareInterfaceNode):
     """The board, the law and friction compensation in one loop (see the module docstring)."""
 
@@ -126,20 +157,8 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
-        # The base's specs (hardware, real-time), its 'backend' named 'hardware' here
-        board = [replace(s, name=ControlLoopNode.BACKEND_PARAMETER) if s.name == 'backend'
-                 else s for s in HardwareInterfaceNode._parameter_specs(self)]
-        names = {s.name for s in board}
-        law = [s for s in law_parameter_specs() if s.name not in names and s.name not in
-               _NOT_HERE]
-        # The law can change at run time here (between cycles, under the hold); friction
-        # is compensated by the loop at the board rate, so the law's model leaves it out.
-        # Like the hardware interface, the loop waits for its lifecycle transitions (the
-        # launch files or an operator drive them): autostart is off unless asked for.
-        law = [replace(s, read_only=False) if s.name == 'law' else
-               replace(s, default=False) if s.name in ('model_friction', 'autostart')
-               else s for s in law]
-        return board + law + loop_parameter_specs()
+        """Return every parameter of the node (ParamSpec list)."""
+        return node_parameter_specs()
 
     def _on_parameter(self, changes):
         hardware = {k: v for k, v in changes.items() if k not in _LIVE and k != 'law'}

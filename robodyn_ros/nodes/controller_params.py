@@ -71,7 +71,8 @@ def parameter_specs():
         ParamSpec('law', 'computed_torque', 'Control law', choices=LAWS, read_only=True),
         ParamSpec('rate', 1000.0, 'Control rate [Hz]', low=1.0, high=10000.0, read_only=True),
         ParamSpec('joints', None, 'Controlled joints in order (default: the model joints)',
-                  kind=Parameter.Type.STRING_ARRAY, read_only=True),
+                  kind=Parameter.Type.STRING_ARRAY, read_only=True,
+                  constraints='the model joints, in model order'),
     ]
     specs += law_parameter_specs()
     specs += [
@@ -91,8 +92,8 @@ def parameter_specs():
         ParamSpec('velocity_source', 'message', 'Velocity from joint_states or by filtered '
                   'differences of its positions', choices=('message', 'difference'),
                   read_only=True),
-        ParamSpec('velocity_cutoff', 100.0, 'Cut-off of the filtered difference [Hz]',
-                  low=0.1, high=5000.0, read_only=True),
+        ParamSpec('velocity_cutoff', 100.0, 'Cut-off of the filtered difference [Hz] (the '
+                  'node uses at most 0.45 x rate)', low=0.1, high=5000.0, read_only=True),
         ParamSpec('effort_controller', '', 'Empty: publish joint_commands '
                   '(sensor_msgs/JointState effort); a ros2_control forward command controller '
                   'name: publish <name>/commands (std_msgs/Float64MultiArray)', read_only=True),

@@ -276,7 +276,8 @@ class Peer:
         from .dynamics_client import RemoteEffortProvider
         from ..planning.efforts import ModelEffortProvider
         from ..planning.limits import estimate_acceleration_limits, PlanningLimits
-        from ..planning.planner import Planner, PlannerConfig
+        from ..planning.planner import Planner
+        from ..planning.planner_config import PlannerConfig
         model = self.model
         limits = PlanningLimits.from_model(model)
         if not np.all(np.isfinite(limits.acceleration)):

@@ -65,7 +65,7 @@ class WorkerPool:
     Parameters
     ----------
     node : ParallelDynamicsNode
-        The node (its model, logger and ``status``).
+        The node (its ``model``, logger and ``status``).
     fingerprint : str
         The node's model fingerprint.
     compute : callable
@@ -79,7 +79,7 @@ class WorkerPool:
 
     def __init__(self, node, fingerprint, compute, finish, group):
         self._node = node
-        self._names = list(node._model.joint_names)
+        self._names = list(node.model.joint_names)
         self._n = len(self._names)
         self._fingerprint = fingerprint
         self._compute = compute

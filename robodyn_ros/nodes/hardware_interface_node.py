@@ -173,10 +173,11 @@ def parameter_specs():
         ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
                   'or one per joint; unset: accept what the board reports)',
                   kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
-                  check=_positive_list('encoder_counts')),
+                  check=_positive_list('encoder_counts'), constraints='each > 0'),
         ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
                   '(one or one per joint; unset: 1)', kind=Parameter.Type.DOUBLE_ARRAY,
-                  read_only=True, check=_positive_list('transmission_efficiency')),
+                  read_only=True, check=_positive_list('transmission_efficiency'),
+                  constraints='each > 0'),
         ParamSpec('velocity_filter_bandwidth', 30.0, 'State-variable filter natural frequency '
                   '[Hz]', low=0.1, high=5000.0, read_only=True),
         ParamSpec('velocity_filter_damping', 1.0, 'State-variable filter damping ratio',
@@ -235,6 +236,11 @@ def realtime_parameter_specs():
     ]
 
 
+def node_parameter_specs():
+    """Return every parameter the node declares (ParamSpec list): model, board, real time."""
+    return model_parameters() + parameter_specs() + realtime_parameter_specs()
+
+
 class HardwareInterfaceNode(LifecycleNode):
     """
     Lifecycle node driving one motor driver board.
@@ -274,7 +280,7 @@ class HardwareInterfaceNode(LifecycleNode):
     # ------------------------------------------------------------------ parameters
     def _parameter_specs(self):
         """Return every parameter of the node (ParamSpec list)."""
-        return model_parameters() + parameter_specs() + realtime_parameter_specs()
+        return node_parameter_specs()
 
     def _on_parameter(self, changes):
         """Apply a set of run-time changes to the interface all at once (or none)."""

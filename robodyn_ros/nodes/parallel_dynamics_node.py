@@ -75,8 +75,9 @@ def parameter_specs():
                   low=1, high=64),
         ParamSpec('scheme', 'auto', 'auto: worker processes when any are alive, else '
                   'threads; threads: batch partitioning; workers: chunks to worker processes; '
-                  'rows: seed 003 row partition (rigid body); task_graph: seed 004 scheduled '
-                  'subtasks', choices=SCHEMES),
+                  'rows: seed 003 row partition (rigid body: refused with friction on a model '
+                  'that has friction); task_graph: seed 004 scheduled subtasks',
+                  choices=SCHEMES),
         ParamSpec('friction', True, "Include the joints' friction models in the efforts"),
         ParamSpec('min_chunk', 100, 'Fewest points sent to a worker in one chunk', low=1,
                   high=10_000_000),
@@ -357,6 +358,11 @@ class ParallelDynamicsNode(Node):
     def stats(self):
         """Counters: requests, errors, busy, too_large, points, chunks, workers (dict)."""
         return self._status_values()
+
+    @property
+    def model(self):
+        """Model whose inverse dynamics the node serves (RobotModel)."""
+        return self._model
 
 
 def main(args=None):

@@ -41,7 +41,8 @@ def node_help(prog, module):
     prog : str
         Executable name.
     module : module
-        The node's module (its docstring; its ``parameter_specs()`` if any).
+        The node's module (its docstring; its ``node_parameter_specs()``,
+        else its ``parameter_specs()``, if any).
 
     Returns
     -------
@@ -52,7 +53,8 @@ def node_help(prog, module):
     lines = [f'usage: {prog} [--help] [--ros-args -p NAME:=VALUE ... '
              '--params-file FILE -r FROM:=TO ...]', '']
     lines += [(module.__doc__ or '').strip(), '', 'Parameters (docs/reference.md has them all):']
-    specs = getattr(module, 'parameter_specs', None)
+    specs = getattr(module, 'node_parameter_specs', None) or getattr(module, 'parameter_specs',
+                                                                     None)
     specs = list(specs() if specs is not None else ())
     if 'robot' not in {spec.name for spec in specs}:  # declared by the model source
         from .model_source import model_parameters

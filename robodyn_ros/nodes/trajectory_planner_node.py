@@ -27,7 +27,9 @@ reference; header stamp = the time the goal arrived), otherwise from the
 measured positions at rest (header stamp = the time the plan is sent, so
 that no part of it is skipped however long planning took). A bad goal is
 rejected with a logged reason and a diagnostics entry; the previous plan
-stays in force. All planning happens in :mod:`robodyn_ros.planning`.
+stays in force. All planning happens in :mod:`robodyn_ros.planning`; the
+parameters and the planner's records made from them are in
+:mod:`.trajectory_planner_params`.
 
 **Responsiveness.** Goals are taken as serialized bytes: the executor only
 reads their number of waypoints (a goal above ``max_waypoints`` is refused
@@ -39,13 +41,11 @@ end after ``max_duration``, or whose planned motion would, is refused
 before anything is sampled.
 """
 
-import math
 import struct
 import threading
 
 import numpy as np
 from rclpy.node import Node
-from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
@@ -57,16 +57,17 @@ from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .dynamics_cdr import read_start
 from .dynamics_client import DynamicsClient, RemoteEffortProvider
 from .joint_state_reader import JointStateReader
-from .model_source import load_model, model_parameters
-from .params import declare, ParameterValidationError, ParamSpec
+from .model_source import load_model
+from .params import declare, ParameterValidationError
 from .runner import run_node
 from .sampled import SampledTopic
 from .trajectory_cdr import encode_trajectory, read_trajectory
+from .trajectory_planner_params import (parameter_specs, planned_payload, planner_config,
+                                        planning_limits)
 from ..errors import RobodynError
-from ..planning.efforts import ModelEffortProvider, Payload
+from ..planning.efforts import ModelEffortProvider
 from ..planning.errors import PlanningCancelled
-from ..planning.limits import estimate_acceleration_limits, PlanningLimits
-from ..planning.planner import Planner, PlannerConfig, PROFILES, TIME_PARAMETERIZATIONS
+from ..planning.planner import Planner
 
 _STAMP = struct.Struct('<iI')
 #: QoS of joint_states: the newest sample only.
@@ -74,87 +75,6 @@ STATE_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 #: QoS of planned_trajectory: late joiners get the plan in force.
 PLAN_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
-
-
-def _positive_array(name, length=None):
-    def check(value):
-        if value is None:
-            return None
-        if len(value) == 0:
-            return f'{name} must not be empty (leave it unset to use the model)'
-        if length is not None and len(value) != length:
-            return f'{name} needs {length} values, got {len(value)}'
-        bad = [v for v in value if not (math.isfinite(v) and v > 0.0)]
-        if bad:
-            return f'{name} values must be finite and > 0, got {bad[0]}'
-        return None
-    return check
-
-
-def _com_check(value):
-    if len(value) != 3:
-        return f'payload_com needs 3 values [m], got {len(value)}'
-    return None
-
-
-def parameter_specs():
-    """
-    Parameters of the node.
-
-    Returns
-    -------
-    list of ParamSpec
-        Model source, joints, profile, limits, time scaling, payload, output.
-
-    """
-    darr = Parameter.Type.DOUBLE_ARRAY
-    return model_parameters() + [
-        ParamSpec('joints', None, 'Planned joints, in goal order (unset: every model joint)',
-                  kind=Parameter.Type.STRING_ARRAY, read_only=True),
-        ParamSpec('profile', 'spline', 'Profile: point-to-point kinds stop at each waypoint; '
-                  'spline and ruckig pass through and may start moving',
-                  choices=PROFILES),
-        ParamSpec('max_velocity', None, 'Joint speed limits [rad/s or m/s], one value or one '
-                  'per joint (unset: the model)', kind=darr,
-                  check=_positive_array('max_velocity')),
-        ParamSpec('max_acceleration', None, 'Joint acceleration limits [rad/s^2 or m/s^2] '
-                  '(unset: the model, else effort / max inertia)', kind=darr,
-                  check=_positive_array('max_acceleration')),
-        ParamSpec('max_jerk', None, 'Joint jerk limits [rad/s^3 or m/s^3] (unset: 10 x the '
-                  'acceleration limit per second)', kind=darr,
-                  check=_positive_array('max_jerk')),
-        ParamSpec('effort_limits', None, 'Joint effort limits [N m or N] (unset: the model)',
-                  kind=darr, check=_positive_array('effort_limits')),
-        ParamSpec('velocity_scale', 1.0, 'Factor on the velocity limits', low=0.01, high=1.0),
-        ParamSpec('acceleration_scale', 1.0, 'Factor on the acceleration and jerk limits',
-                  low=0.01, high=1.0),
-        ParamSpec('time_scaling', True, 'Slow plans down so that the inverse-dynamics torques '
-                  'stay within the effort limits (Hollerbach)'),
-        ParamSpec('time_parameterization', 'optimal', 'Timing of spline plans and Cartesian '
-                  'lines without given times: uniform (Hollerbach stretch), optimal '
-                  '(time-optimal under velocity, acceleration and torque limits, friction and '
-                  'payload included) or optimal_smooth (the same with continuous '
-                  'acceleration)', choices=TIME_PARAMETERIZATIONS),
-        ParamSpec('effort_reserve', 0.0, 'Share of each effort limit kept free for feedback',
-                  low=0.0, high=0.9),
-        ParamSpec('friction', True, 'Include joint friction in the efforts'),
-        ParamSpec('payload_mass', 0.0, 'Payload mass [kg]', low=0.0, high=1000.0),
-        ParamSpec('payload_com', [0.0, 0.0, 0.0], 'Payload centre of mass in payload_frame [m]',
-                  check=_com_check),
-        ParamSpec('payload_frame', '', 'Frame carrying the payload (empty: the last link)'),
-        ParamSpec('publish_efforts', True, 'Add feed-forward efforts to planned_trajectory'),
-        ParamSpec('sample_period', 0.01, 'Spacing of the planned_trajectory points [s]',
-                  low=0.001, high=1.0),
-        ParamSpec('max_waypoints', 10_000, 'Most waypoints of a goal; larger goals are refused '
-                  'before they are read', low=1, high=1_000_000),
-        ParamSpec('max_duration', 600.0, 'Longest planned motion [s]; longer goals are refused '
-                  '(a plan has at most max_duration / sample_period + 2 points)', low=0.1,
-                  high=86_400.0),
-        ParamSpec('use_dynamics_service', True, 'Compute efforts with the parallel_dynamics '
-                  'service when it runs with the same model (else in-process)'),
-        ParamSpec('dynamics_service_timeout', 1.0, 'Longest wait for the service [s]; then '
-                  'the efforts are computed in-process', low=0.01, high=60.0),
-    ]
 
 
 class TrajectoryPlannerNode(Node):
@@ -212,29 +132,9 @@ class TrajectoryPlannerNode(Node):
     # ------------------------------------------------------------------ configuration
     def _build(self, values):
         model, names = self._model, self._names
-        acc = values.get('max_acceleration')
-        if acc is None:
-            acc = np.asarray(model.acceleration_limits)[[model.joint_index(j) for j in names]]
-            if not np.all(np.isfinite(acc)):
-                estimate = estimate_acceleration_limits(model, names)
-                acc = np.where(np.isfinite(acc), acc, estimate)
-        limits = PlanningLimits.from_model(
-            model, names, velocity=_one_or_all(values.get('max_velocity'), names),
-            acceleration=_one_or_all(acc, names), jerk=_one_or_all(values.get('max_jerk'), names),
-            effort=_one_or_all(values.get('effort_limits'), names),
-            velocity_scale=values['velocity_scale'],
-            acceleration_scale=values['acceleration_scale'])
-        config = PlannerConfig(profile=values['profile'], time_scaling=values['time_scaling'],
-                               effort_reserve=values['effort_reserve'],
-                               sample_period=values['sample_period'],
-                               compute_efforts=True,
-                               time_parameterization=values['time_parameterization'],
-                               max_waypoints=values['max_waypoints'],
-                               max_duration=values['max_duration'])
-        frame = values['payload_frame'] or None
-        payload = Payload(values['payload_mass'], tuple(values['payload_com']), None, frame)
-        if frame is not None:
-            model.frame(frame)
+        limits = planning_limits(model, names, values)
+        config = planner_config(values)
+        payload = planned_payload(model, values)
         if values['use_dynamics_service']:
             if self._dyn_client is None:
                 self._dyn_client = DynamicsClient(self.context, self.get_namespace())
@@ -502,17 +402,6 @@ class TrajectoryPlannerNode(Node):
                               torque_ratio_after=f'{plan.scaling.peak_ratio_after:.4f}',
                               limiting_joint=plan.scaling.limiting_joint)
         return values
-
-
-def _one_or_all(value, names):
-    if value is None:
-        return None
-    arr = np.asarray(value, dtype=float)
-    if arr.size == 1:
-        return float(arr.reshape(-1)[0])
-    if arr.size != len(names):
-        raise ValueError(f'expected 1 or {len(names)} values, got {arr.size}')
-    return arr
 
 
 def _durations(times):

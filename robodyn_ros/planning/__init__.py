@@ -31,7 +31,8 @@ Trajectory planning (no rclpy): the Trajectory value and the planners built on i
   :mod:`.path_checks`, :mod:`.path_trajectory`, :mod:`.smoothing`:
   time-optimal motion along a path under torque limits (reachability
   analysis, friction and payload included) and its jerk-limited variant;
-* :mod:`.planner`: the pipeline the ``trajectory_planner`` node runs.
+* :mod:`.planner`, :mod:`.planner_config`: the pipeline the
+  ``trajectory_planner`` node runs and its settings.
 """
 
 from .cartesian import cartesian_line, CartesianLimits, CartesianLineTrajectory
@@ -43,11 +44,12 @@ from .jerk_limited import jerk_limited, smooth_stop
 from .limits import estimate_acceleration_limits, PlanningLimits
 from .multi_segment import concatenate, quintic_linear_quintic, stop_and_go, three_five_three
 from .path_trajectory import PathParameterizedTrajectory, SmoothedPathTrajectory
-from .planner import Plan, Planner, PlannerConfig, PROFILES
+from .planner import Plan, Planner
+from .planner_config import PlannerConfig, PROFILES
 from .point_to_point import point_to_point, PointToPointTrajectory
 from .profiles import KINDS, minimum_time, normalized_profile, Synchronisation, synchronise
 from .smoothing import smooth_time_optimal, SmoothResult
-from .time_optimal import time_optimal, TimeOptimalResult
+from .time_optimal import time_optimal, TimeOptimalResult, TimeOptimalSettings
 from .time_scaling import TimeScaledTrajectory, TimeScalingResult, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory, SampledTrajectory, Trajectory
 from .via_points import via_points, ViaPointTrajectory
@@ -55,6 +57,7 @@ from .via_points import via_points, ViaPointTrajectory
 __all__ = [
     'CartesianLimits', 'CartesianLineTrajectory', 'IkSolution', 'PathParameterizedTrajectory',
     'SmoothedPathTrajectory', 'SmoothResult', 'StaticTorqueError', 'TimeOptimalResult',
+    'TimeOptimalSettings',
     'smooth_time_optimal', 'time_optimal', 'InfeasibleError', 'KINDS', 'LimitError',
     'ModelEffortProvider', 'Payload', 'PiecewisePolynomialTrajectory', 'Plan', 'Planner',
     'PlannerConfig', 'PlanningError', 'PlanningLimits', 'PointToPointTrajectory', 'PROFILES',

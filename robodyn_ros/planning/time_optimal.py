@@ -97,6 +97,63 @@ class TimeOptimalResult:
         return self.trajectory.duration
 
 
+#: Discretizations of the reachability passes (see :class:`TimeOptimalSettings`).
+DISCRETIZATIONS = ('interpolation', 'collocation')
+
+
+@dataclass(frozen=True)
+class TimeOptimalSettings:
+    """
+    Numerical settings of the time-optimal parameterization: its grid and its dense check.
+
+    Every field is checked when the record is made.
+
+    Attributes
+    ----------
+    grid : int
+        Grid points (>= 2); zero crossings of ``q'`` are added with friction.
+    discretization : {'interpolation', 'collocation'}
+        ``'interpolation'``: each stage's path acceleration must hold the
+        limits at both ends of the stage; ``'collocation'``: at its start only.
+    margin : float
+        Share of each limit the grid solution keeps free, in [0, 1), so that
+        the motion between grid and check samples stays within the limit itself.
+    check_samples : int
+        Even samples of the dense check (>= 2).
+    tolerance : float
+        Relative excess over a limit the dense check accepts (>= 0).
+    repairs : int
+        Largest number of recomputations after the dense check (>= 0).
+
+    """
+
+    grid: int = 400
+    discretization: str = 'interpolation'
+    margin: float = 1e-4
+    check_samples: int = 2000
+    tolerance: float = 1e-6
+    repairs: int = 6
+
+    def __post_init__(self):
+        if int(self.grid) < 2:
+            raise InputError('grid', f'must be >= 2 points, got {self.grid}')
+        if self.discretization not in DISCRETIZATIONS:
+            raise InputError('discretization', f"must be 'interpolation' or 'collocation', "
+                                               f'got {self.discretization!r}')
+        if not (math.isfinite(self.margin) and 0.0 <= self.margin < 1.0):
+            raise InputError('margin', f'must be in [0, 1), got {self.margin}')
+        if int(self.check_samples) < 2:
+            raise InputError('check_samples', f'must be >= 2, got {self.check_samples}')
+        if not (math.isfinite(self.tolerance) and self.tolerance >= 0.0):
+            raise InputError('tolerance', f'must be finite and >= 0, got {self.tolerance}')
+        if int(self.repairs) < 0:
+            raise InputError('repairs', f'must be >= 0, got {self.repairs}')
+
+
+#: The defaults, which :func:`time_optimal` uses when given no settings.
+_DEFAULT = TimeOptimalSettings()
+
+
 def _crossings(path, grid, dq, tol):
     """Path points where some joint's q' changes sign (bisection, all at once), as (s, joint)."""
     ks, js = np.nonzero(dq[:-1] * dq[1:] < 0.0)
@@ -182,9 +239,8 @@ def _solve(data, probes, deltas, xcap, x0, x1, slack=1.0):
     return (xs, us), -1, klo, khi
 
 
-def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.0,
-                 end_speed=0.0, effort_limits=None, check_samples=2000, tolerance=1e-6,
-                 repairs=6, discretization='interpolation', margin=1e-4, cancel=None):
+def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_speed=0.0,
+                 effort_limits=None, settings=None, cancel=None):
     """
     Run a path in minimum time within velocity, acceleration and torque limits.
 
@@ -198,25 +254,14 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     effort_provider : ModelEffortProvider, optional
         Model (payload, friction, fixed joints) whose torques are limited;
         None: only velocity and acceleration limits.
-    grid : int
-        Grid points (>= 2); zero crossings of ``q'`` are added with friction.
     start_speed, end_speed : float
         Path speeds ``sd`` at the ends (default rest) [path units / s]; ``1``
         keeps the path's own speed there.
     effort_limits : array_like, optional
-        Torque limits, (n,) (default ``limits.effort``).
-    check_samples : int
-        Even samples of the dense check.
-    tolerance : float
-        Relative excess over a limit the dense check accepts.
-    repairs : int
-        Largest number of recomputations after the dense check.
-    margin : float
-        Share of each limit the grid solution keeps free, so that the motion
-        between grid and check samples stays within the limit itself.
-    discretization : {'interpolation', 'collocation'}
-        ``'interpolation'``: each stage's path acceleration must hold the
-        limits at both ends of the stage; ``'collocation'``: at its start only.
+        Torque limits, (n,) [N m or N] (default ``limits.effort``).
+    settings : TimeOptimalSettings, optional
+        Grid, discretization, margin and dense check (default
+        ``TimeOptimalSettings()``: 400 grid points, interpolation).
     cancel : callable, optional
         ``cancel() -> bool``, asked before each repair: True stops
         (:class:`~.errors.PlanningCancelled`).
@@ -236,14 +281,11 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
 
     """
     began = time.perf_counter()
+    cfg = _DEFAULT if settings is None else settings
     names = list(path.joint_names)
     n = len(names)
-    if discretization not in ('interpolation', 'collocation'):
-        raise InputError('discretization', f"must be 'interpolation' or 'collocation', got "
-                                           f'{discretization!r}')
-    ends = discretization == 'interpolation'
-    if int(grid) < 2:
-        raise InputError('grid', f'must be >= 2 points, got {grid}')
+    ends = cfg.discretization == 'interpolation'
+    tolerance, check_samples = cfg.tolerance, int(cfg.check_samples)
     for label, value in (('start_speed', start_speed), ('end_speed', end_speed)):
         if not (math.isfinite(value) and value >= 0.0):
             raise InputError(label, f'must be finite and >= 0, got {value}')
@@ -251,7 +293,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
         np.asarray(effort_limits, dtype=float), (n,))
     torque = effort_provider is not None and bool(np.all(np.isfinite(bound)))
     friction = torque and bool(getattr(effort_provider, 'friction', False))
-    s = np.linspace(0.0, path.duration, int(grid))
+    s = np.linspace(0.0, path.duration, int(cfg.grid))
     q, dq, ddq = path.sample(s)
     found = []
     if friction:
@@ -271,7 +313,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     else:
         pd = _kinematic(s, q, dq, ddq)
     count = s.size
-    keep = 1.0 - margin
+    keep = 1.0 - cfg.margin
     tau_hi = np.tile(np.asarray(bound, dtype=float) * keep, (count, 1))
     amax = np.tile(np.asarray(limits.acceleration, dtype=float) * keep, (count, 1))
     with np.errstate(divide='ignore', over='ignore'):       # tiny q': no speed bound
@@ -291,7 +333,7 @@ def time_optimal(path, limits, effort_provider=None, *, grid=400, start_speed=0.
     traj = PathParameterizedTrajectory(path, s, *sol)
     check = dense_check(traj, limits, effort_provider if torque else None, bound, check_samples)
     done = 0
-    while check.worst > 1.0 + tolerance and done < repairs:
+    while check.worst > 1.0 + tolerance and done < int(cfg.repairs):
         if cancel is not None and cancel():
             raise PlanningCancelled('planning cancelled during the time-optimal repairs')
         if not _tighten(check, traj, s, tau_hi, amax, xcap, tolerance):

@@ -215,7 +215,7 @@ class HostLoop:
         return self.controller.fault(reason)
 
     def estimates(self):
-        """Give the law's estimates, a dict."""
+        """Return what the law estimates now (dict)."""
         return self.controller.estimates()
 
 
