@@ -15,10 +15,9 @@
 """
 The ``hardware_interface`` lifecycle node: the robot's hardware as a ROS 2 hardware component.
 
-The hardware is the package's motor driver board (``backend: board``) or a
-set of CANopen CiA 402 drives, one per joint (``backend: cia402``, see
-``docs/drives.md``); the lifecycle, the fault reaction and the friction
-compensation are the same for both.
+The hardware: the motor driver board (``backend: board``) or one CiA 402 drive
+per joint (``backend: cia402``, docs/drives.md), with the same lifecycle,
+fault reaction and friction compensation.
 
 Transitions (as a ros2_control hardware component):
 
@@ -41,7 +40,6 @@ takes the newest one at each board cycle, see :mod:`.sampled`),
 :class:`robodyn_ros.hardware.interface.HardwareInterface`.
 """
 
-import math
 import sys
 import time
 
@@ -52,6 +50,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 
+from .cia402_params import cia402_driver, cia402_parameter_specs, positive_list
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .joint_state_cdr import JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
@@ -77,66 +76,6 @@ _LEVELS = {'ok': OK, 'warn': WARN, 'error': ERROR}
 RUNTIME = ('friction_compensation', 'friction_band', 'friction_scale', 'load_friction',
            'load_friction_period', 'command_timeout', 'hold_time', 'hold_bandwidth',
            'limit_margin', 'auto_recover', 'reconnect_period')
-
-
-def _positive_list(name):
-    def check(value):
-        if value is not None and any(not (math.isfinite(v) and v > 0) for v in value):
-            return f'{name} entries must be positive'
-        return None
-    return check
-
-
-def cia402_parameter_specs():
-    """
-    Parameters of the ``cia402`` backend.
-
-    Returns
-    -------
-    list of ParamSpec
-        Bus, node ids, timing and scaling of the drive set.
-
-    """
-    return [
-        ParamSpec('can_interface', 'socketcan', 'CAN bus of the cia402 backend: socketcan (a '
-                  'real interface), udp_multicast (tests and the demo, only inside a network '
-                  'namespace with nothing but loopback) or virtual (in-process)',
-                  choices=('socketcan', 'udp_multicast', 'virtual'), read_only=True),
-        ParamSpec('can_channel', '', 'CAN channel: the SocketCAN interface (empty: can0), '
-                  "the multicast group (empty: python-can's 239.74.163.2), or the virtual "
-                  'channel', read_only=True),
-        ParamSpec('can_port', 43113, 'UDP port of udp_multicast', low=1, high=65535,
-                  read_only=True),
-        ParamSpec('bitrate', 1000000, 'CAN bitrate [bit/s] (frames are paced at it; a real '
-                  'interface gets it from ip link)', low=10000, high=1000000, read_only=True),
-        ParamSpec('node_ids', None, "CANopen node id of each joint's drive, in joint order "
-                  '(unset: 1, 2, ..., n)', kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
-                  check=_node_ids),
-        ParamSpec('sync_period', 0.002, 'SYNC period of the cia402 backend: the cycle [s]',
-                  low=0.0002, high=0.1, read_only=True),
-        ParamSpec('heartbeat_period', 0.1, 'Heartbeat producer time of the drives and of the '
-                  'host [s]', low=0.005, high=60.0, read_only=True),
-        ParamSpec('heartbeat_timeout', 0.5, "Heartbeat consumer time, the host's for each "
-                  "drive and each drive's for the host: a silent drive is a lost link, a "
-                  'silent host quick-stops the drives [s]', low=0.01, high=60.0,
-                  read_only=True),
-        ParamSpec('master_node_id', 127, "Node id of the host's own heartbeat", low=1,
-                  high=127, read_only=True),
-        ParamSpec('rated_torque', None, 'Motor rated torque written to 0x6076 (one or one per '
-                  'joint; unset: the motor torque at the actuator current limit) [N m]',
-                  kind=Parameter.Type.DOUBLE_ARRAY, read_only=True,
-                  check=_positive_list('rated_torque')),
-        ParamSpec('eds_file', '', "The drives' EDS file (empty: the package's generic CiA "
-                  '402 drive)', read_only=True),
-    ]
-
-
-def _node_ids(value):
-    if value is None:
-        return None
-    if any(not 1 <= v <= 127 for v in value) or len(set(value)) != len(value):
-        return 'node_ids must be distinct integers in [1, 127]'
-    return None
 
 
 def parameter_specs():
@@ -173,10 +112,10 @@ def parameter_specs():
         ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
                   'or one per joint; unset: accept what the board reports)',
                   kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
-                  check=_positive_list('encoder_counts'), constraints='each > 0'),
+                  check=positive_list('encoder_counts'), constraints='each > 0'),
         ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
                   '(one or one per joint; unset: 1)', kind=Parameter.Type.DOUBLE_ARRAY,
-                  read_only=True, check=_positive_list('transmission_efficiency'),
+                  read_only=True, check=positive_list('transmission_efficiency'),
                   constraints='each > 0'),
         ParamSpec('velocity_filter_bandwidth', 30.0, 'State-variable filter natural frequency '
                   '[Hz]', low=0.1, high=5000.0, read_only=True),
@@ -270,10 +209,9 @@ class HardwareInterfaceNode(LifecycleNode):
         self.hygiene = []
         super().__init__(self.NODE_NAME, **kwargs)
         self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
-        hardware_id = 'cia402_drives' if self._values[self.BACKEND_PARAMETER] == 'cia402' else \
-            'motor_driver_board'
-        self._diag = Diagnostics(self, hardware_id=hardware_id,
-                                 period=self._values['diagnostics_period'])
+        cia402 = self._values[self.BACKEND_PARAMETER] == 'cia402'
+        self._diag = Diagnostics(self, hardware_id='cia402_drives' if cia402 else
+                                 'motor_driver_board', period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
         self.create_service(Trigger, '~/reset_fault', self._on_reset_fault)
 
@@ -306,25 +244,6 @@ class HardwareInterfaceNode(LifecycleNode):
                                     recover_period=v['reconnect_period'])
         return driver, runtime
 
-    def _cia402_driver(self, model):
-        """Build the CiA 402 drive set of ``model`` from the parameters."""
-        from ..hardware.cia402.driver import Cia402Driver
-        from ..hardware.cia402.settings import Cia402Settings
-        v = self._values
-        ids = tuple(int(k) for k in (v['node_ids'] or range(1, model.n + 1)))
-        settings = Cia402Settings(
-            node_ids=ids, interface=v['can_interface'], channel=v['can_channel'],
-            port=v['can_port'], bitrate=v['bitrate'], cycle_period=v['sync_period'],
-            watchdog_period=v['watchdog_period'], heartbeat_period=v['heartbeat_period'],
-            heartbeat_timeout=v['heartbeat_timeout'], master_id=v['master_node_id'],
-            connect_timeout=v['connect_timeout'],
-            rated_torque=tuple(v['rated_torque'] or ()),
-            encoder_counts=tuple(v['encoder_counts'] or ()),
-            efficiency=tuple(v['transmission_efficiency'] or (1.0,)),
-            velocity_bandwidth=v['velocity_filter_bandwidth'],
-            velocity_damping=v['velocity_filter_damping'], eds=v['eds_file'])
-        return Cia402Driver(model, settings)
-
     # ------------------------------------------------------------------ ROS I/O
     def _publish_sample(self, sample):
         pub = self._state_pub
@@ -345,6 +264,9 @@ class HardwareInterfaceNode(LifecycleNode):
                                             allow_unnamed=True)
         self._sources = {}
         self._hw.command_source = self._commands
+
+    def _prepare_commands(self, model):
+        """Do the command side's slow set-up before the link opens (nothing here)."""
 
     def _teardown_commands(self):
         """Undo :meth:`_setup_commands`."""
@@ -483,13 +405,12 @@ class HardwareInterfaceNode(LifecycleNode):
             friction_model = with_friction(model, v['friction_params']) if (
                 v['friction_params']) else model
             driver, runtime = self._settings()
-            self._prepare_process()      # before the board or the bus streams
-            backend = transport = None
-            if v[self.BACKEND_PARAMETER] == 'cia402':
-                backend = self._cia402_driver(model)
-            else:
-                transport = open_transport(v['transport'], v['device'], v['baud_rate'],
-                                           v['address'], v['port'])
+            self._prepare_commands(model)      # heavy work before the hardware streams
+            self._prepare_process()
+            cia402 = v[self.BACKEND_PARAMETER] == 'cia402'
+            backend = cia402_driver(model, v) if cia402 else None
+            transport = None if cia402 else open_transport(
+                v['transport'], v['device'], v['baud_rate'], v['address'], v['port'])
             self._names = tuple(model.joint_names)
             self._state_pub = self.create_publisher(JointState, 'joint_states', 10)
             self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
