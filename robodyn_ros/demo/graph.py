@@ -103,6 +103,15 @@ def drive_command(cfg, python=sys.executable):
     return argv
 
 
+def plant_text(cfg):
+    """Describe the simulated hardware for the demo's progress line (str)."""
+    where = (f'CiA 402 on CAN: udp_multicast in network namespace '
+             f'{os.environ.get("ROBODYN_CAN_NAMESPACE", "?")}' if cfg.hardware == 'cia402'
+             else 'UDP 127.0.0.1')
+    return (f'{"drives" if cfg.hardware == "cia402" else "board"} ({cfg.robot}, '
+            f'{cfg.rate:g} Hz, {where}, payload {cfg.payload:g} kg unknown to the model)')
+
+
 def plant_command(cfg, python=sys.executable):
     """Return the simulated hardware's command line (board or drive set)."""
     return drive_command(cfg, python) if cfg.hardware == 'cia402' else board_command(cfg, python)

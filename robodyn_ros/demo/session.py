@@ -36,7 +36,7 @@ import warnings
 import numpy as np
 
 from .graph import (controller_name, DYNAMICS, HARDWARE, hardware_node, law_node, LOOP,
-                    node_commands, PLANNER, plant_command, plant_part)
+                    node_commands, PLANNER, plant_command, plant_part, plant_text)
 from .metrics import error_stats, moving_median, rate_stats, settle_value, tracking_errors
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
@@ -194,23 +194,14 @@ class DemoSession:
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
         self._warm_laws()
-        if cfg.hardware == 'cia402':
-            what = (f'drives ({cfg.robot}, {cfg.rate:g} Hz, CiA 402 on CAN: udp_multicast in '
-                    f'network namespace {os.environ.get("ROBODYN_CAN_NAMESPACE", "?")}')
-        else:
-            what = f'board ({cfg.robot}, {cfg.rate:g} Hz, UDP 127.0.0.1'
-        self.progress(f'starting the simulated {what}, payload {cfg.payload:g} kg unknown to '
-                      f'the model); ROS_DOMAIN_ID={self.env["ROS_DOMAIN_ID"]}')
-        name = plant_part(cfg)
+        self.progress(f'starting the simulated {plant_text(cfg)}')
+        name, drives = plant_part(cfg), cfg.hardware == 'cia402'
         board = self._start_part(name, plant_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
-                              f'the {"drives" if cfg.hardware == "cia402" else "board"} to '
-                              'serve', name)
-        ready = board.json_line('ready')
-        port = ready['can_port'] if cfg.hardware == 'cia402' else ready['port']
+                              f'the {"drives" if drives else "board"} to serve', name)
+        port = board.json_line('ready')['can_port' if drives else 'port']
         parts = node_commands(cfg, port, os.path.join(self.out, 'logs'), model=self.model)
-        where = (f'drives on udp_multicast port {port}' if cfg.hardware == 'cia402'
-                 else f'board on UDP port {port}')
+        where = f'drives on udp_multicast port {port}' if drives else f'board on UDP port {port}'
         self.progress(f'starting {", ".join(n for n, _ in parts)} ({where})')
         for name, argv in parts:
             self._start_part(name, argv)
@@ -225,8 +216,8 @@ class DemoSession:
         self.group.wait_until(lambda: probe.goal_subscribers() > 0, timeout,
                               'its planner/goal subscription', PLANNER)
         hardware = hardware_node(cfg)
-        self.progress(f'configuring {hardware} (identify and configure the '
-                      f'{"drives" if cfg.hardware == "cia402" else "board"})')
+        noun = 'drives' if cfg.hardware == 'cia402' else 'board'
+        self.progress(f'configuring {hardware} (identify and configure the {noun})')
         self.transition(hardware, 'configure')
         self.group.wait_until(lambda: log.state_count() > 10, 10.0, 'joint_states',
                               hardware)
@@ -365,8 +356,7 @@ class DemoSession:
             return False
 
         planned.sent = t_goal
-        # The first plan of a run compiles the planner's kernels (seconds on a busy machine).
-        group.wait_until(planned, 60.0, 'a planned trajectory', PLANNER)
+        group.wait_until(planned, 60.0, 'a planned trajectory', PLANNER)  # a loaded machine
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
         if window is not None:

@@ -411,7 +411,6 @@ class SimDriveSet:
         cfg = self.config
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
-        # GIL hand-over, frozen collector and the loop thread's priority before the bus opens
         self.hygiene = setup_process() + setup_thread(cfg.rt_priority)
         try:
             self.start()
