@@ -19,8 +19,8 @@ import threading
 import time
 
 import rclpy
-from rclpy.executors import MultiThreadedExecutor
 from rclpy.exceptions import InvalidHandle
+from rclpy.executors import MultiThreadedExecutor
 
 
 class RosGraph:
