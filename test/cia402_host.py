@@ -309,7 +309,7 @@ def s_host_loss():
         d.enable()
         cycles(d, 10, lambda s: gravity_torques(MODEL, s.position) / (
             d.axes.efficiency * d.axes.gear_ratio * d.axes.torque_constant))
-        d._heartbeat_task.stop()        # the host's heartbeat stops; SYNC and RPDOs go on
+        d.cycle.heartbeat = None        # the host's heartbeat stops; SYNC and RPDOs go on
         t0 = time.monotonic()
         seen = []
         while time.monotonic() - t0 < 3.0:

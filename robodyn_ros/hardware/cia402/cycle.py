@@ -29,6 +29,12 @@ as a CANopen master does it, so that the host never waits for the drives:
    drives apply the set-points at that SYNC and answer it with their next
    state, for the next cycle.
 
+The cycle also sends the host's heartbeat, once per heartbeat period: no
+other thread uses the bus while the cycle runs (python-can's sender thread,
+of normal priority, shared the bus's lock with the real-time I/O thread and,
+starved on a loaded machine while holding it, stopped the cycle for a
+second), and the heartbeat stops when the cycle does.
+
 State-to-actuation delay is one period plus the host's computation. A
 drive whose answer has not arrived by the cycle's time keeps its previous
 one for up to ``max_stale`` cycles (counted); older, the cycle has no
@@ -101,6 +107,9 @@ class PdoCycle:
         Cycles a drive's previous answer stands in for a late one.
     wait : float
         Share of the period the cycle waits for answers still missing.
+    heartbeat : tuple, optional
+        ``(cob_id, period)`` of the host's heartbeat (NMT operational) the
+        cycle sends; None: none (also settable later, :attr:`heartbeat`).
 
     Attributes
     ----------
@@ -122,8 +131,10 @@ class PdoCycle:
 
     """
 
-    def __init__(self, network, node_ids, period, max_stale=4, wait=0.4):
+    def __init__(self, network, node_ids, period, max_stale=4, wait=0.4, heartbeat=None):
         self.network = network
+        self.heartbeat = heartbeat
+        self._heartbeat_due = time.monotonic()
         self.node_ids = tuple(node_ids)
         self.n = len(self.node_ids)
         self.period = float(period)
@@ -201,6 +212,16 @@ class PdoCycle:
         self._sync_epoch = time.time()
         self.network.send_message(o.SYNC_COB_ID, b'')
 
+    def _send_heartbeat(self):
+        """Send the host's heartbeat when it is due."""
+        now = time.monotonic()
+        if self.heartbeat is None or now < self._heartbeat_due:
+            return
+        cob_id, period = self.heartbeat
+        self.network.send_message(cob_id, bytes([o.NMT_OPERATIONAL]))
+        due = self._heartbeat_due + period
+        self._heartbeat_due = due if due > now else now + period
+
     def drain(self):
         """Dispatch every frame waiting on the bus (none is waited for)."""
         bus, notify = self.network.bus, self.network.notify
@@ -229,6 +250,7 @@ class PdoCycle:
         """
         if self._sync_due:                # the last cycle sent no RPDOs, hence no SYNC
             self.send_sync()
+        self._send_heartbeat()
         self.wait_for_sync_time()
         self.drain()
         k = self.counters.cycles

@@ -21,6 +21,8 @@ for one drive per joint (by node id) in cyclic synchronous torque:
 * :meth:`~Cia402Driver.connect`: open the bus (:mod:`.bus`), start the
   host's heartbeat, configure and check every drive (:mod:`.configure`),
   NMT operational; the drives stay in their power state (a Fault stays);
+  from then on only the cycle's thread uses the bus (it sends the host's
+  heartbeat too);
 * :meth:`~Cia402Driver.read`: one cycle (:mod:`.cycle`): SYNC, the TPDOs,
   converted to a :class:`~robodyn_ros.hardware.sample.JointSample`
   (position and velocity from the encoder increments and the gear ratio,
@@ -149,9 +151,7 @@ class Cia402Driver(DriveBackend):
             from dataclasses import replace
             s = replace(s, connect_timeout=float(timeout))
         names = self.model.joint_names
-        # The compiled filter update loaded and discretised before the bus opens: no
-        # first-use stall between the drives' start and the first cycle.
-        self.filter.prepare(s.cycle_period)
+        self.filter.prepare(s.cycle_period)      # compiled code loaded before the bus opens
         try:
             self.bus = open_bus(s.interface, s.channel, s.bitrate, s.port)
             network = canopen.Network(self.bus)
@@ -173,17 +173,20 @@ class Cia402Driver(DriveBackend):
                            for i, node in enumerate(self.nodes))
             for i, node in enumerate(self.nodes):
                 start_drive(node, names[i], max(0.5, 4.0 * s.heartbeat_period))
-            # From here on the cycle reads the bus itself: no receive thread competing with
-            # the I/O thread (heartbeats and EMCYs are dispatched by the cycle too).
+            # From here on only the cycle uses the bus: it dispatches heartbeats and EMCYs
+            # (no receive thread) and sends the host's heartbeat (see .cycle).
             network.notifier.stop(network.NOTIFIER_SHUTDOWN_TIMEOUT)
             network.notifier = None
+            self._heartbeat_task.stop()
+            self._heartbeat_task = None
             # About 40 system calls a cycle (each frame is one datagram in and its select),
             # each a chance for another thread to take the GIL for a whole switch interval
             # (5 ms by default): hand it back sooner (the node did it already, before the
             # bus opened; a driver used on its own does it here).
             shorten_gil_switch()
             self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.max_stale,
-                                  s.answer_wait)
+                                  s.answer_wait, (o.heartbeat_cob_id(s.master_id),
+                                                  s.heartbeat_period))
         except (can.CanError, OSError) as exc:
             self.close()
             if isinstance(exc, TransportError):
@@ -389,7 +392,7 @@ class Cia402Driver(DriveBackend):
         return self.torque.amps(permille)
 
     def heartbeat(self):
-        """Check the link (the host's heartbeat runs by itself; no set-point is sent)."""
+        """Check the link (the cycle sends the host's heartbeat; no set-point is sent)."""
         self._check_link()
 
     # ------------------------------------------------------------------ power
