@@ -40,8 +40,9 @@ setup(
         (os.path.join('share', package_name, 'config'), _files('config/*.yaml')),
         (os.path.join('share', package_name, 'rviz'), _files('rviz/*.rviz')),
     ],
-    install_requires=['setuptools'],
-    zip_safe=True,
+    package_data={'robodyn_ros.hardware.cia402': ['*.eds']},
+    install_requires=['setuptools', 'canopen', 'python-can', 'msgpack'],
+    zip_safe=False,
     maintainer='robodyn_ros maintainers',
     maintainer_email='maintainers@robodyn.invalid',
     description='Model-based control of robot arms for ROS 2: custom recursive '

@@ -17,10 +17,12 @@ The robodyn graph on a real motor driver board.
 
 Starts robodyn's hardware interface (configured, then activated) on the board
 at ``port:=/dev/ttyUSB0`` (serial, with ``baud``) or ``address:=HOST:PORT``
-(UDP), the parallel-dynamics node, the planner and the controller, and
-optionally robot_state_publisher and RViz::
+(UDP), or on CiA 402 drives (``backend:=cia402``, ``can_channel``,
+``node_ids``, ``bitrate``; docs/drives.md), the parallel-dynamics node, the
+planner and the controller, and optionally robot_state_publisher and RViz::
 
     ros2 launch robodyn_ros bringup_hardware.launch.py robot:=puma560 port:=/dev/ttyUSB0
+    ros2 launch robodyn_ros bringup_hardware.launch.py backend:=cia402 node_ids:=1,2,3,4,5,6
 
 ``loop:=one-process`` (the default) runs the board and the control law in one
 node, ``control_loop``, with no DDS in the cycle; ``loop:=graph`` starts the
@@ -93,8 +95,22 @@ def generate_launch_description():
                               choices=['one-process', 'graph'],
                               description='one-process: control_loop runs board and law in '
                                           'one loop; graph: hardware_interface + controller'),
+        DeclareLaunchArgument('backend', default_value='board', choices=['board', 'cia402'],
+                              description='The hardware: the motor driver board, or CiA 402 '
+                                          'drives on CAN'),
+        DeclareLaunchArgument('can_interface', default_value='socketcan',
+                              choices=['socketcan', 'udp_multicast', 'virtual'],
+                              description='CAN bus of backend cia402'),
+        DeclareLaunchArgument('can_channel', default_value='can0',
+                              description='CAN channel of backend cia402'),
+        DeclareLaunchArgument('node_ids', default_value='',
+                              description='Node ids of the drives, comma separated (empty: '
+                                          '1..n)'),
+        DeclareLaunchArgument('bitrate', default_value='1000000',
+                              description='CAN bitrate [bit/s]'),
         include('hardware_interface.launch.py',
-                ['robot', 'namespace', 'rate', 'port', 'baud', 'address', 'loop']),
+                ['robot', 'namespace', 'rate', 'port', 'baud', 'address', 'loop', 'backend',
+                 'can_interface', 'can_channel', 'node_ids', 'bitrate']),
         include('robodyn_nodes.launch.py',
                 ['robot', 'namespace', 'rate', 'dynamics_workers', 'loop']),
         OpaqueFunction(function=_viewers),

@@ -22,6 +22,14 @@ UDP at ``board_address``) and, once it has started, everything of
     ros2 launch robodyn_ros bringup_sim.launch.py robot:=puma560 rviz:=true
 
 ``loop:=one-process`` (default) or ``loop:=graph``, as in the hardware bring-up.
+
+With ``backend:=cia402`` it runs ``robodyn sim-drive`` instead (one simulated
+CiA 402 drive per joint on python-can's ``udp_multicast``) and the hardware
+interface on the same bus. CAN over UDP multicast must never reach the
+machine's interfaces: both refuse to run outside a network namespace whose
+only interface is loopback, so launch it inside one (docs/drives.md)::
+
+    sudo ip netns exec robodyn_can ros2 launch robodyn_ros bringup_sim.launch.py backend:=cia402
 """
 
 from launch import LaunchDescription
@@ -35,17 +43,43 @@ from launch_ros.substitutions import FindPackagePrefix, FindPackageShare
 ROBOTS = ['puma560', 'cmu_dd_arm2', 'ma3000', 'rx90', 'stanford']
 
 
+def _robodyn():
+    # Console scripts live in lib/robodyn_ros, which is not on PATH.
+    return PathJoinSubstitution([FindPackagePrefix('robodyn_ros'), 'lib', 'robodyn_ros',
+                                 'robodyn'])
+
+
+def _drives(context, robot):
+    """Start the simulated CiA 402 drives and, once they run, the graph on their bus."""
+    drives = ExecuteProcess(
+        name='sim_drive', output='screen',
+        cmd=[_robodyn(), 'sim-drive', robot, '--interface', 'udp_multicast',
+             '--rate', LaunchConfiguration('rate')],
+        on_exit=[Shutdown(reason='robodyn sim-drive exited')])
+    arguments = ['robot', 'namespace', 'rate', 'dynamics_workers', 'robot_state_publisher',
+                 'rviz', 'loop']
+    graph = IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(PathJoinSubstitution([
+            FindPackageShare('robodyn_ros'), 'launch', 'bringup_hardware.launch.py'])),
+        launch_arguments=[(a, LaunchConfiguration(a)) for a in arguments]
+        + [('backend', 'cia402'), ('can_interface', 'udp_multicast'),
+           ('can_channel', '239.74.163.2'),
+           ('address', ''), ('port', '')])
+    return [drives, RegisterEventHandler(OnProcessStart(target_action=drives,
+                                                        on_start=[graph]))]
+
+
 def _graph(context):
     """Start the simulated board on UDP and, once it runs, the graph pointed at it."""
     robot = LaunchConfiguration('robot').perform(context)
+    if LaunchConfiguration('backend').perform(context) == 'cia402':
+        return _drives(context, robot)
     address = LaunchConfiguration('board_address').perform(context).strip()
     host, _, number = address.rpartition(':')
     if not host or not number.isdigit() or not 0 < int(number) < 65536:
         raise RuntimeError('robodyn_ros bringup_sim: board_address must be HOST:PORT with a '
                            f'port in 1..65535, got {address!r}')
-    # Console scripts live in lib/robodyn_ros, which is not on PATH.
-    robodyn = PathJoinSubstitution([FindPackagePrefix('robodyn_ros'), 'lib', 'robodyn_ros',
-                                    'robodyn'])
+    robodyn = _robodyn()
     board = ExecuteProcess(
         name='sim_board', output='screen',
         cmd=[robodyn, 'sim-board', robot, '--transport', 'udp', '--address', host,
@@ -69,6 +103,10 @@ def generate_launch_description():
                               description='ROS namespace of every node'),
         DeclareLaunchArgument('rate', default_value='1000',
                               description='Control and board exchange rate [Hz]'),
+        DeclareLaunchArgument('backend', default_value='board', choices=['board', 'cia402'],
+                              description='Simulated hardware: the driver board, or CiA 402 '
+                                          'drives (run inside a loopback-only network '
+                                          'namespace)'),
         DeclareLaunchArgument('board_address', default_value='127.0.0.1:47000',
                               description='UDP address HOST:PORT of the simulated board'),
         DeclareLaunchArgument('dynamics_workers', default_value='0',

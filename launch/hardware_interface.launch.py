@@ -27,7 +27,12 @@ publisher has arrived, and only then releases them (see docs/hardware.md).
 The board is on a serial port (``port``, ``baud``) or at a UDP address
 (``address:=HOST:PORT``); exactly one of the two must be given. They become
 the node's ``transport``, ``device``, ``baud_rate``, ``address`` and
-``port`` parameters. If the node exits, the whole launch shuts down.
+``port`` parameters. With ``backend:=cia402`` the hardware is one CANopen
+CiA 402 drive per joint on ``can_interface``/``can_channel`` (SocketCAN
+``can0`` by default) with ``node_ids`` (comma separated, joint order;
+empty: 1..n) and ``bitrate``; the SYNC period is 1/``rate``; ``port`` and
+``address`` must then be empty (see docs/drives.md). If the node exits,
+the whole launch shuts down.
 """
 
 import math
@@ -55,6 +60,28 @@ def _split_address(address):
     return host, int(number)
 
 
+def _cia402(context, rate):
+    """Check the CAN arguments and give the node's cia402 parameters."""
+    text = LaunchConfiguration('node_ids').perform(context).strip()
+    ids = [t.strip() for t in text.split(',')] if text else []
+    if not all(t.isdigit() and 1 <= int(t) <= 127 for t in ids) or len(set(ids)) != len(ids):
+        raise RuntimeError('robodyn_ros hardware_interface: node_ids must be distinct node ids '
+                           f'in 1..127, comma separated, got {text!r}')
+    bitrate = LaunchConfiguration('bitrate').perform(context)
+    if not bitrate.isdigit() or not 10000 <= int(bitrate) <= 1000000:
+        raise RuntimeError('robodyn_ros hardware_interface: bitrate must be an integer in '
+                           f'10000..1000000 bit/s, got {bitrate!r}')
+    link = {'backend': 'cia402',
+            'can_interface': LaunchConfiguration('can_interface').perform(context),
+            'bitrate': int(bitrate), 'sync_period': 1.0 / rate}
+    channel = LaunchConfiguration('can_channel').perform(context).strip()
+    if channel:                  # empty: the interface's default (the multicast group)
+        link['can_channel'] = channel
+    if ids:
+        link['node_ids'] = [int(t) for t in ids]
+    return link
+
+
 def _config(name):
     return PathJoinSubstitution([FindPackageShare('robodyn_ros'), 'config', name])
 
@@ -63,7 +90,12 @@ def _hardware_interface(context):
     """Check the connection arguments and build the node with the board link."""
     port = LaunchConfiguration('port').perform(context).strip()
     address = LaunchConfiguration('address').perform(context).strip()
-    if bool(port) == bool(address):
+    backend = LaunchConfiguration('backend').perform(context)
+    if backend == 'cia402' and (port or address):
+        raise RuntimeError("robodyn_ros hardware_interface: port and address are the board's; "
+                           'with backend:=cia402 give can_interface, can_channel and node_ids '
+                           f'(got port={port!r}, address={address!r})')
+    if backend != 'cia402' and bool(port) == bool(address):
         raise RuntimeError('robodyn_ros hardware_interface: give exactly one of '
                            'port:=<serial device> or address:=<host>:<port> '
                            f'(got port={port!r}, address={address!r})')
@@ -79,7 +111,9 @@ def _hardware_interface(context):
     if not baud.isdigit() or int(baud) <= 0:
         raise RuntimeError('robodyn_ros hardware_interface: baud must be a positive integer, '
                            f'got {baud!r}')
-    if address:
+    if backend == 'cia402':
+        link = _cia402(context, float(rate))
+    elif address:
         host, number = _split_address(address)
         link = {'transport': 'udp', 'address': host, 'port': number}
     else:
@@ -88,6 +122,8 @@ def _hardware_interface(context):
     remappings = [('joint_states', LaunchConfiguration('joint_states_topic')),
                   ('joint_commands', LaunchConfiguration('joint_commands_topic'))]
     if LaunchConfiguration('loop').perform(context) == 'one-process':
+        if 'backend' in parameters:   # the loop's 'backend' is its law's dynamics
+            parameters['hardware'] = parameters.pop('backend')
         node = LifecycleNode(
             package='robodyn_ros', executable='control_loop', name='control_loop',
             namespace=LaunchConfiguration('namespace'), output='screen',
@@ -127,6 +163,20 @@ def generate_launch_description():
                               description='Serial bit rate [bit/s]'),
         DeclareLaunchArgument('address', default_value='',
                               description='UDP address of the board, HOST:PORT'),
+        DeclareLaunchArgument('backend', default_value='board', choices=['board', 'cia402'],
+                              description='The hardware: the motor driver board, or CiA 402 '
+                                          'drives on CAN'),
+        DeclareLaunchArgument('can_interface', default_value='socketcan',
+                              choices=['socketcan', 'udp_multicast', 'virtual'],
+                              description='CAN bus of backend cia402 (udp_multicast only in a '
+                                          'network namespace with nothing but loopback)'),
+        DeclareLaunchArgument('can_channel', default_value='can0',
+                              description='CAN channel of backend cia402'),
+        DeclareLaunchArgument('node_ids', default_value='',
+                              description='Node ids of the drives, comma separated in joint '
+                                          'order (empty: 1..n)'),
+        DeclareLaunchArgument('bitrate', default_value='1000000',
+                              description='CAN bitrate [bit/s] (set on can0 with ip link)'),
         DeclareLaunchArgument('joint_states_topic', default_value='joint_states',
                               description='Where the node publishes the joint states'),
         DeclareLaunchArgument('joint_commands_topic', default_value='joint_commands',

@@ -25,11 +25,13 @@ choices below.
 #: Executables the launch files start: console-script name -> what it is.
 NODE_EXECUTABLES = {
     'hardware_interface': 'lifecycle node that drives the motor driver board over serial '
-                          '(device, baud_rate) or UDP (address, port); publishes '
-                          'joint_states, subscribes joint_commands',
-    'control_loop': 'lifecycle node that runs the board, the control law and friction '
-                    'compensation in one loop (no DDS in the cycle); publishes joint_states, '
-                    'subscribes planned_trajectory',
+                          '(device, baud_rate) or UDP (address, port), or CiA 402 drives on '
+                          'CAN (backend cia402: can_interface, can_channel, node_ids, '
+                          'bitrate, sync_period); publishes joint_states, subscribes '
+                          'joint_commands',
+    'control_loop': 'lifecycle node that runs the board (or the CiA 402 drives: hardware '
+                    'cia402) with the control law and friction compensation in one loop (no '
+                    'DDS in the cycle); publishes joint_states, subscribes planned_trajectory',
     'controller': 'model-based controller; subscribes joint_states and planned_trajectory, '
                   'publishes joint_commands (sensor_msgs/JointState effort) or '
                   '<effort_controller>/commands (std_msgs/Float64MultiArray)',
@@ -38,16 +40,18 @@ NODE_EXECUTABLES = {
     'parallel_dynamics': 'dynamics service: dynamics/request -> dynamics/response',
     'parallel_dynamics_worker': 'worker process of the parallel-dynamics node',
     'robodyn': 'the robodyn command; launch files run "robodyn sim-board", the simulated '
-               'motor driver board',
+               'motor driver board, or "robodyn sim-drive", simulated CiA 402 drives',
 }
 
 #: Parameters the launch files and ``config/<node>.yaml`` set on each node
 #: (besides ROS's own ``use_sim_time``); units: rate [Hz], baud_rate [bit/s].
 NODE_PARAMETERS = {
     'hardware_interface': ('robot', 'robot_params', 'transport', 'device', 'baud_rate',
-                           'address', 'port'),
+                           'address', 'port', 'backend', 'can_interface', 'can_channel',
+                           'node_ids', 'bitrate', 'sync_period'),
     'control_loop': ('robot', 'robot_params', 'transport', 'device', 'baud_rate', 'address',
-                     'port', 'law', 'model_friction'),
+                     'port', 'hardware', 'can_interface', 'can_channel', 'node_ids', 'bitrate',
+                     'sync_period', 'law', 'model_friction'),
     'controller': ('robot', 'robot_params', 'rate', 'effort_controller', 'model_friction'),
     'trajectory_planner': ('robot', 'robot_params'),
     'parallel_dynamics': ('robot', 'robot_params'),
@@ -63,6 +67,10 @@ DEFAULT_LOOP = 'one-process'
 
 #: Sub-command of ``robodyn`` that runs the simulated driver board.
 SIM_BOARD_COMMAND = ('robodyn', 'sim-board')
+#: Sub-command of ``robodyn`` that runs the simulated CiA 402 drives.
+SIM_DRIVE_COMMAND = ('robodyn', 'sim-drive')
+#: Hardware backends of the hardware interface (its ``backend`` parameter).
+BACKENDS = ('board', 'cia402')
 
 #: Values of the xacro argument ``ros2_control`` (which ``<ros2_control>`` tag the URDF gets).
 ROS2_CONTROL_VARIANTS = ('none', 'mock', 'gazebo', 'topic')

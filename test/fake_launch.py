@@ -397,6 +397,9 @@ def _parameter(value, context):
             raise LaunchError(f'parameter value {text!r} is not a {kind.__name__}') from exc
     if isinstance(value, (bool, int, float)):
         return value
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, (bool, int, float)) for v in value):
+        return list(value)        # launch_ros: a list of numbers is an array parameter
     return yaml.safe_load(perform(value, context))
 
 

@@ -45,7 +45,7 @@ LAYERS = (
     ('friction',),
     ('control', 'planning'),
     ('parallel', 'sim', 'reproductions', 'hardware.board', 'hardware.scaling',
-     'hardware.settings'),
+     'hardware.settings', 'hardware.backend', 'hardware.sample', 'hardware.cia402'),
     ('hardware',),
     ('nodes',),
     ('bench', 'demo', 'bringup'),

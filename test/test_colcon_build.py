@@ -65,6 +65,9 @@ def test_colcon_build_installs_scripts_and_data(tmp_path):
         for name in shipped:
             assert (share / folder / name).is_file(), f'{folder}/{name} not installed'
     assert glob.glob(os.path.join(ROOT, 'config', '*.yaml')), 'no config files shipped'
+    eds = glob.glob(str(prefix / 'lib' / 'python*' / 'site-packages' / 'robodyn_ros' /
+                        'hardware' / 'cia402' / 'robodyn_cia402.eds'))
+    assert eds, 'the CiA 402 EDS is not installed with the package'
 
 
 def _console_scripts():

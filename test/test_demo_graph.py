@@ -36,6 +36,9 @@ def _declared(module):
     if module == 'control_loop_node':
         from robodyn_ros.nodes.control_loop_node import node_parameter_specs
         return {s.name for s in node_parameter_specs()}
+    if module == 'hardware_interface_node':     # with the real-time options
+        from robodyn_ros.nodes.hardware_interface_node import node_parameter_specs
+        return {s.name for s in node_parameter_specs()}
     specs = importlib.import_module(SPECS[module]).parameter_specs()
     names = {s.name for s in specs} | {s.name for s in model_parameters()}
     return names
@@ -61,6 +64,32 @@ def test_node_commands_use_declared_parameters(robot, mode, tmp_path):
         params = [argv[i + 1].split(':=')[0] for i, a in enumerate(argv) if a == '-p']
         assert params and set(params) <= declared, (name, set(params) - declared)
         assert f'__node:={name}' in argv
+
+
+@pytest.mark.parametrize('mode', ['one-process', 'graph'])
+def test_cia402_node_commands_use_declared_parameters(mode, tmp_path):
+    """On CiA 402 drives: the CAN parameters are declared; the loop calls the backend hardware."""
+    cfg = DemoConfig(hardware='cia402', mode=mode)
+    parts = dict(node_commands(cfg, 43113, str(tmp_path)))
+    name = 'control_loop' if mode == 'one-process' else 'hardware_interface'
+    argv = parts[name]
+    params = dict(argv[i + 1].split(':=') for i, a in enumerate(argv) if a == '-p')
+    assert set(params) <= _declared(argv[2].rsplit('.', 1)[1]), set(params)
+    assert params['hardware' if mode == 'one-process' else 'backend'] == 'cia402'
+    assert params['can_interface'] == 'udp_multicast' and params['can_port'] == '43113'
+    assert float(params['sync_period']) == pytest.approx(0.001)
+    assert int(params['rt_priority']) > 0       # the host's I/O thread in either mode
+
+
+def test_drive_command_parses():
+    """The drive set's command line is accepted by the sim-drive parser."""
+    from robodyn_ros.cli.main import build_parser
+    from robodyn_ros.demo.graph import drive_command
+    cfg = DemoConfig(hardware='cia402', payload=1.5, rate=500.0, board_control=True)
+    args = build_parser().parse_args(drive_command(cfg)[3:])
+    assert (args.command, args.interface, args.rate, args.payload_mass) == (
+        'sim-drive', 'udp_multicast', 500.0, 1.5)
+    assert args.control_port == 0
 
 
 def test_board_command_parses():

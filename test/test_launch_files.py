@@ -57,13 +57,17 @@ PENDING_COMMANDS = set()
 #: bringup_hardware are that choice, Gazebo is a simulation, view_robot drives
 #: no hardware).
 REQUIRED_ARGUMENTS = {
-    'bringup_sim.launch.py': {'robot', 'namespace', 'rate', 'board_address'},
-    'bringup_hardware.launch.py': {'robot', 'namespace', 'rate', 'port', 'baud', 'address'},
+    'bringup_sim.launch.py': {'robot', 'namespace', 'rate', 'board_address', 'backend'},
+    'bringup_hardware.launch.py': {'robot', 'namespace', 'rate', 'port', 'baud', 'address',
+                                   'backend', 'can_interface', 'can_channel', 'node_ids',
+                                   'bitrate'},
     'ros2_control.launch.py': {'robot', 'namespace', 'rate', 'hardware', 'port', 'baud',
                                'address', 'board_address'},
     'gazebo.launch.py': {'robot', 'namespace', 'rate', 'gz_args'},
     'view_robot.launch.py': {'robot', 'namespace', 'rate', 'gui'},
-    'hardware_interface.launch.py': {'robot', 'namespace', 'rate', 'port', 'baud', 'address'},
+    'hardware_interface.launch.py': {'robot', 'namespace', 'rate', 'port', 'baud', 'address',
+                                     'backend', 'can_interface', 'can_channel', 'node_ids',
+                                     'bitrate'},
     'robodyn_nodes.launch.py': {'robot', 'namespace', 'rate', 'effort_controller',
                                 'use_sim_time'},
 }
@@ -174,6 +178,9 @@ def _scenarios():
                                      'namespace': 'cell/arm2', 'rate': '500', 'rviz': 'true'}
     yield 'gazebo.launch.py', {'robot': 'stanford', 'namespace': 'arm3', 'rviz': 'true'}
     yield 'view_robot.launch.py', {'gui': 'false', 'namespace': 'viewer', 'rate': '30'}
+    yield 'bringup_hardware.launch.py', {'backend': 'cia402', 'node_ids': '11,12,13,14,15,16',
+                                         'rate': '500'}
+    yield 'bringup_sim.launch.py', {'robot': 'ma3000', 'backend': 'cia402', 'rate': '500'}
 
 
 SCENARIOS = list(_scenarios())
@@ -230,9 +237,9 @@ def test_node_executables_are_console_scripts_or_pending(install):
 
 def test_sim_board_command_is_a_robodyn_sub_command():
     from robodyn_ros.cli.main import COMMANDS
-    program, command = bringup.SIM_BOARD_COMMAND
-    assert program == 'robodyn' and program in bringup.NODE_EXECUTABLES
-    assert command in set(COMMANDS) | PENDING_COMMANDS
+    for program, command in (bringup.SIM_BOARD_COMMAND, bringup.SIM_DRIVE_COMMAND):
+        assert program == 'robodyn' and program in bringup.NODE_EXECUTABLES
+        assert command in set(COMMANDS) | PENDING_COMMANDS
 
 
 # ----------------------------------------------------------------------------- graph checks
@@ -249,7 +256,8 @@ def test_graph_uses_installed_executables_files_and_packages(launch, install, na
             assert program.startswith(os.path.join(prefix, 'lib', 'robodyn_ros') + os.sep)
             assert os.path.isfile(program), f'{program} is not installed'
             assert os.path.basename(program) in bringup.NODE_EXECUTABLES
-            assert tuple(process.cmd[:2]) == (program, bringup.SIM_BOARD_COMMAND[1])
+            assert tuple(process.cmd[:2]) in {(program, bringup.SIM_BOARD_COMMAND[1]),
+                                              (program, bringup.SIM_DRIVE_COMMAND[1])}
             continue
         if process.package == 'robodyn_ros':
             assert process.executable in bringup.NODE_EXECUTABLES
@@ -617,3 +625,62 @@ def test_optional_packages_are_documented():
 
 def test_every_launch_file_is_checked():
     assert set(LAUNCH_FILES) == set(REQUIRED_ARGUMENTS)
+
+
+# ----------------------------------------------------------------------------- cia402
+def _sim_drive_args(cmd):
+    """Parse a launch file's sim-drive command line with the real robodyn parser."""
+    from robodyn_ros.cli.main import build_parser
+    assert cmd[0].endswith('robodyn') and cmd[1] == 'sim-drive'
+    return build_parser().parse_args([str(c) for c in cmd[1:]])
+
+
+@pytest.mark.parametrize('loop', ['graph', 'one-process'])
+def test_bringup_hardware_on_cia402_drives(launch, loop):
+    """backend:=cia402 gives the node the CAN bus, the node ids and the SYNC period."""
+    result = launch('bringup_hardware.launch.py', {'robot': 'puma560', 'backend': 'cia402',
+                                                   'node_ids': '11,12,13,14,15,16',
+                                                   'rate': '500', 'bitrate': '500000',
+                                                   'loop': loop})
+    # control_loop's own 'backend' is its law's dynamics: the hardware is 'hardware' there
+    node, choice = (('hardware_interface', 'backend') if loop == 'graph' else
+                    ('control_loop', 'hardware'))
+    values = effective_parameters(_one(result, node))
+    assert values[choice] == 'cia402' and values['can_interface'] == 'socketcan'
+    assert values['can_channel'] == 'can0' and values['node_ids'] == [11, 12, 13, 14, 15, 16]
+    assert values['bitrate'] == 500000 and values['sync_period'] == pytest.approx(0.002)
+    if loop == 'one-process':
+        assert 'backend' not in values
+
+
+@pytest.mark.parametrize('loop', ['graph', 'one-process'])
+def test_bringup_sim_on_simulated_drives(launch, loop):
+    """backend:=cia402 runs robodyn sim-drive on udp_multicast and the graph on that bus."""
+    result = launch('bringup_sim.launch.py', {'robot': 'rx90', 'backend': 'cia402',
+                                              'rate': '500', 'loop': loop})
+    drives = [p for p in result.processes if p.kind == 'process']
+    assert len(drives) == 1
+    args = _sim_drive_args(drives[0].cmd)
+    assert (args.robot, args.interface, args.rate) == ('rx90', 'udp_multicast', 500.0)
+    node, choice = (('hardware_interface', 'backend') if loop == 'graph' else
+                    ('control_loop', 'hardware'))
+    values = effective_parameters(_one(result, node))
+    assert (values[choice], values['can_interface']) == ('cia402', 'udp_multicast')
+    assert 'node_ids' not in values and values['can_channel'] == '239.74.163.2'
+    graph = [t for _, loc, _, t in result.includes if loc.endswith('bringup_hardware.launch.py')]
+    assert len(graph) == 1 and graph[0][1].kw['target_action'] is drives[0].action
+
+
+@pytest.mark.parametrize('arguments,message', [
+    ({'backend': 'cia402', 'port': '/dev/ttyUSB0'}, "port and address are the board's"),
+    ({'backend': 'cia402', 'node_ids': '0,1,2'}, 'node_ids'),
+    ({'backend': 'cia402', 'node_ids': '1,1'}, 'node_ids'),
+    ({'backend': 'cia402', 'node_ids': 'a,b'}, 'node_ids'),
+    ({'backend': 'cia402', 'bitrate': 'fast'}, 'bitrate'),
+    ({'backend': 'cia402', 'bitrate': '5000000'}, 'bitrate'),
+    ({'backend': 'canopen'}, 'not in'),
+    ({'backend': 'cia402', 'can_interface': 'pcan'}, 'not in'),
+])
+def test_cia402_arguments_are_checked(launch, arguments, message):
+    with pytest.raises((LaunchError, RuntimeError), match=message):
+        launch('bringup_hardware.launch.py', arguments)

@@ -225,9 +225,17 @@ def test_impedance_session(transport):
         try:
             driver.enable()
             sample = driver.read(2.0)
-            while not sample.enabled:  # reports made before the enable may still come
+            # Reports made before the enable may still come, and a read may find only the
+            # answer to a resent request (None).
+            for _ in range(1000):
+                if sample is not None and sample.enabled:
+                    break
                 sample = driver.read(2.0)
-            while sample.board_time_us < 600_000:  # 0.6 s of board time
+            assert sample is not None and sample.enabled, 'no enabled report'
+            # 0.6 s of board time from the enable: the board ran in real time until then,
+            # for as long as the host took to connect (longer on a loaded machine).
+            end_us = sample.board_time_us + 600_000
+            while sample.board_time_us < end_us:
                 driver.send_impedance(sample, target, 0.0, kp, kd,
                                       gravity_torques(model, target))
                 sample = _after(driver, sample.board_time_us)

@@ -74,6 +74,7 @@ def add_parser(sub):
     _add_controller(benches)
     _add_loop(benches)
     _add_service(benches)
+    _add_drives(benches)
 
 
 def _add_laws(benches):
@@ -187,6 +188,21 @@ def _add_service(benches):
     sc.add_argument('--json', action='store_true', help='print JSON instead of tables')
     sc.add_argument('--quick', action='store_true', help='fewer counts and stops')
     sc.set_defaults(run=run_planner_scaling)
+
+
+def _add_drives(benches):
+    dr = benches.add_parser('drives', help='CiA 402 backend cycle on simulated drives',
+                            description="SYNC-to-RPDO latency p50/p99 and the backend's CPU "
+                                        'per cycle with one simulated CiA 402 drive per joint '
+                                        '(udp_multicast in a network namespace of its own; '
+                                        'needs root), at each rate.')
+    dr.add_argument('--robot', default='puma560', help='robot, one drive per joint '
+                    '(default puma560: 6 drives)')
+    dr.add_argument('--rates', type=float, nargs='+', default=[500.0, 1000.0],
+                    help='SYNC rates [Hz] (default 500 1000)')
+    dr.add_argument('--seconds', type=float, default=10.0, help='measured time per rate [s]')
+    dr.add_argument('--json', action='store_true', help='print JSON instead of a table')
+    dr.set_defaults(run=run_drives)
 
 
 def _board_options(p):
@@ -448,4 +464,32 @@ def run_planner_scaling(args):
     from ..bench import planner_scaling
     res = planner_scaling.run(quick=args.quick)
     print(json.dumps(res, indent=2) if args.json else planner_scaling.format_scaling(res))
+    return 0
+
+
+def run_drives(args):
+    """
+    Execute ``robodyn bench drives`` (inside a CAN namespace of its own).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        Exit code.
+
+    """
+    from ..demo.can_namespace import needs_namespace, rerun_in_namespace
+    from ..errors import InputError
+    if not all(50.0 <= r <= 5000.0 for r in args.rates) or not 0.5 <= args.seconds <= 600.0:
+        raise InputError('--rates', 'rates must be in [50, 5000] Hz and --seconds in '
+                         '[0.5, 600]')
+    if needs_namespace('cia402'):
+        return rerun_in_namespace(args.argv)
+    from ..bench import drives
+    res = drives.run(args.robot, args.rates, args.seconds)
+    print(json.dumps(res, indent=2) if args.json else drives.format_drives(res))
     return 0

@@ -69,6 +69,10 @@ def add_parser(sub):
                    help='time recorded after each motion [s] (default 1)')
     p.add_argument('--start-timeout', type=float, default=60.0,
                    help='longest wait for the parts to come up [s] (default 60)')
+    p.add_argument('--hardware', choices=('board', 'cia402'), default='board',
+                   help='simulated hardware: the driver board over UDP (default), or one '
+                        'CiA 402 drive per joint over CAN (udp_multicast inside a network '
+                        'namespace the demo creates; needs root)')
     p.add_argument('--domain-id', type=int, default=-1,
                    help='ROS_DOMAIN_ID of the graph (default: the environment, else one '
                         'derived from the process id)')
@@ -91,11 +95,15 @@ def run(args):
 
     """
     from .args import output_dir
+    from ..demo.can_namespace import needs_namespace, rerun_in_namespace
     from ..demo.config import DemoConfig
     from ..demo.session import run_demo
     if args.out:
         output_dir(args.out, '--out')
-    cfg = DemoConfig(robot=args.robot, controllers=list(args.controllers), out=args.out,
+    if needs_namespace(args.hardware):
+        return rerun_in_namespace(args.argv)
+    cfg = DemoConfig(hardware=args.hardware, robot=args.robot,
+                     controllers=list(args.controllers), out=args.out,
                      short=args.short, rate=args.rate, payload=args.payload,
                      payload_com=list(args.payload_com), soak=args.soak,
                      board_port=args.board_port, load_friction=args.load_friction,

@@ -26,7 +26,7 @@ def add_parser(sub):
 
     """
     from .args import positive_float
-    from ..demo.fault_cases import CASE_NAMES
+    from ..demo.fault_cases_drives import ALL_CASE_NAMES as CASE_NAMES
     p = sub.add_parser(
         'faults', help='inject every failure of the safety table into the running graph',
         description='Start the simulated board (with its control channel), the hardware '
@@ -52,6 +52,10 @@ def add_parser(sub):
                         'two-node graph, hardware_interface and controller over DDS)')
     p.add_argument('--cases', nargs='+', choices=CASE_NAMES, metavar='CASE',
                    help=f'run only these cases (default all: {", ".join(CASE_NAMES)})')
+    p.add_argument('--hardware', choices=('board', 'cia402'), default='board',
+                   help='simulated hardware: the driver board (default) or CiA 402 drives over '
+                        "CAN in a network namespace of the campaign's own (needs root); the "
+                        'drives add their own cases (EMCY, heartbeat loss, a refused mode)')
     p.add_argument('--domain-id', type=int, default=-1,
                    help='ROS_DOMAIN_ID of the graph (default: the environment, else one '
                         'derived from the process id)')
@@ -74,10 +78,14 @@ def run(args):
 
     """
     from .args import output_dir
+    from ..demo.can_namespace import needs_namespace, rerun_in_namespace
     from ..demo.config import DemoConfig
     from ..demo.fault_campaign import run_campaign
     if args.out:
         output_dir(args.out, '--out')
-    cfg = DemoConfig(robot=args.robot, controllers=[args.controller], out=args.out,
+    if needs_namespace(args.hardware):
+        return rerun_in_namespace(args.argv)
+    cfg = DemoConfig(hardware=args.hardware, robot=args.robot, controllers=[args.controller],
+                     out=args.out,
                      rate=args.rate, domain_id=args.domain_id, payload=2.0)
     return run_campaign(cfg, short=args.short, names=args.cases)

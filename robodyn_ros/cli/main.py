@@ -41,6 +41,7 @@ COMMANDS = {
     'codegen': '.codegen_cmd',
     'sim': '.sim_cmd',
     'sim-board': '.sim_board_cmd',
+    'sim-drive': '.sim_drive_cmd',
     'identify': '.identify_cmd',
     'faults': '.faults_cmd',
     'schedule': '.schedule_cmd',
@@ -107,6 +108,7 @@ def main(argv=None):
     args, extra = parser.parse_known_args(argv)
     if extra:
         args.command_parser.error(f'unrecognized arguments: {" ".join(extra)}')
+    args.argv = list(sys.argv[1:] if argv is None else argv)   # to run again elsewhere
     name = args.command_parser.prog.replace('robodyn ', '', 1)
 
     def show(*warning, **kwargs):

@@ -24,6 +24,52 @@ from .args import int_between, nonnegative_float, port, positive_float
 from ..errors import InputError
 
 
+def add_plant_options(p):
+    """
+    Add the options of the simulated plant (shared by ``sim-board`` and ``sim-drive``).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The sub-command's parser.
+
+    """
+    p.add_argument('--control-port', type=int_between(-1, 65535),
+                   help='JSON control channel port on 127.0.0.1 (default 0: any free port; '
+                        '-1: none)')
+    p.add_argument('--rate', type=positive_float,
+                   help='cycle rate [Hz], 10-20000 (default 1000)')
+    p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
+    p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
+    p.add_argument('--current-time-constant', type=float, help='current loop [s]')
+    p.add_argument('--efficiency', type=float, nargs='+', help='true transmission efficiency')
+    p.add_argument('--backlash', type=float, nargs='+', help='backlash width [rad]')
+    p.add_argument('--backlash-speed', type=float, help='gap crossing speed [rad/s]')
+    p.add_argument('--encoder-noise', type=float, help='encoder noise [counts]')
+    p.add_argument('--current-noise', type=float, help='current sensor noise [A]')
+    p.add_argument('--no-load-friction', dest='load_friction', action='store_const',
+                   const=False, help='drop the load-dependent bearing and transmission '
+                                     "friction (Dhanaraj 1990's model; faster)")
+    p.add_argument('--no-brakes', dest='brakes', action='store_const', const=False,
+                   help='let the joints move while the outputs are off')
+    p.add_argument('--friction-smoothing', type=float,
+                   help='lower bound of the plant friction zero-velocity band [rad/s]')
+    p.add_argument('--q0', type=float, nargs='+', help='initial positions [rad or m]')
+    p.add_argument('--seed', type=int, help='random seed')
+    p.add_argument('--firmware', help='reported firmware version (default 1.0.0)')
+    p.add_argument('--over-current-factor', type=float, help='trip level / limit')
+    p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
+                   help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
+    p.add_argument('--max-runtime', type=nonnegative_float,
+                   help='exit after this many seconds (default 0: run until stopped)')
+    p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
+                   help='point mass carried by the plant, unknown to the host [kg]')
+    p.add_argument('--payload-com', dest='payload_com', type=float, nargs=3,
+                   metavar=('X', 'Y', 'Z'), help='payload position in its frame [m]')
+    p.add_argument('--payload-frame', dest='payload_frame',
+                   help='frame carrying the payload (default: the end effector)')
+
+
 def add_parser(sub):
     """
     Register the ``sim-board`` sub-command.
@@ -52,52 +98,19 @@ def add_parser(sub):
     p.add_argument('--address', help='UDP address to bind, one of this machine (default '
                                      '127.0.0.1)')
     p.add_argument('--port', type=port, help='UDP port, 0-65535 (default 0: any free port)')
-    p.add_argument('--control-port', type=int_between(-1, 65535),
-                   help='JSON control channel port on 127.0.0.1 (default 0: any free port; '
-                        '-1: none)')
-    p.add_argument('--rate', type=positive_float,
-                   help='cycle rate [Hz], 10-20000 (default 1000)')
+    add_plant_options(p)
     p.add_argument('--inner-rate', type=positive_float, metavar='HZ',
                    help='impedance-mode PD and plant sub-step rate [Hz], 10-100000 (default '
                         '4000; a whole number of sub-steps per cycle, rounded up)')
-    p.add_argument('--encoder-counts', type=int, nargs='+', help='counts per motor revolution')
-    p.add_argument('--max-current', type=float, nargs='+', help='amplifier ratings [A]')
-    p.add_argument('--current-time-constant', type=float, help='current loop [s]')
-    p.add_argument('--efficiency', type=float, nargs='+', help='true transmission efficiency')
-    p.add_argument('--backlash', type=float, nargs='+', help='backlash width [rad]')
-    p.add_argument('--backlash-speed', type=float, help='gap crossing speed [rad/s]')
-    p.add_argument('--encoder-noise', type=float, help='encoder noise [counts]')
-    p.add_argument('--current-noise', type=float, help='current sensor noise [A]')
-    p.add_argument('--no-load-friction', dest='load_friction', action='store_const',
-                   const=False, help='drop the load-dependent bearing and transmission '
-                                     "friction (Dhanaraj 1990's model; faster)")
-    p.add_argument('--no-brakes', dest='brakes', action='store_const', const=False,
-                   help='let the joints move while the outputs are off')
-    p.add_argument('--friction-smoothing', type=float,
-                   help='lower bound of the plant friction zero-velocity band [rad/s]')
-    p.add_argument('--q0', type=float, nargs='+', help='initial positions [rad or m]')
-    p.add_argument('--seed', type=int, help='random seed')
-    p.add_argument('--firmware', help='reported firmware version (default 1.0.0)')
-    p.add_argument('--over-current-factor', type=float, help='trip level / limit')
     p.add_argument('--lockstep', action='store_const', const=True,
                    help='while enabled, advance a cycle as soon as the host answers (not '
                         'real time; deterministic host latency)')
     p.add_argument('--lockstep-timeout', type=float,
                    help='longest wait for the host in lockstep [s] (default 0.1)')
-    p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
-                   help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
-    p.add_argument('--max-runtime', type=nonnegative_float,
-                   help='exit after this many seconds (default 0: run until stopped)')
-    p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
-                   help='point mass carried by the plant, unknown to the host [kg]')
-    p.add_argument('--payload-com', dest='payload_com', type=float, nargs=3,
-                   metavar=('X', 'Y', 'Z'), help='payload position in its frame [m]')
-    p.add_argument('--payload-frame', dest='payload_frame',
-                   help='frame carrying the payload (default: the end effector)')
     p.set_defaults(run=run)
 
 
-def board_config(args):
+def board_config(args, cls=None):
     """
     Merge the ``--config`` file and the command-line options.
 
@@ -105,6 +118,8 @@ def board_config(args):
     ----------
     args : argparse.Namespace
         Parsed arguments.
+    cls : type, optional
+        The options' class (default SimBoardConfig; SimDriveConfig for ``sim-drive``).
 
     Returns
     -------
@@ -118,7 +133,8 @@ def board_config(args):
 
     """
     from ..sim.board.config import SimBoardConfig
-    names = {f.name for f in fields(SimBoardConfig)}
+    cls = cls or SimBoardConfig
+    names = {f.name for f in fields(cls)}
     values = {}
     if args.config:
         import yaml
@@ -138,11 +154,11 @@ def board_config(args):
         if value is not None:
             values[name] = value
     for name in ('encoder_counts', 'max_current', 'efficiency', 'backlash', 'q0', 'faults',
-                 'payload_com'):
+                 'payload_com', 'node_ids'):
         if name in values and not isinstance(values[name], (list, tuple)):
             values[name] = [values[name]]
     try:
-        config = SimBoardConfig(**values)
+        config = cls(**values)
     except TypeError as exc:
         raise InputError('--config', str(exc)) from None
     config.check()

@@ -72,6 +72,10 @@ class DemoConfig:
         Extra command-line arguments of ``robodyn sim-board``.
     hardware_parameters : dict
         Extra parameters of the hardware interface (name to value).
+    hardware : {'board', 'cia402'}
+        The simulated hardware: the driver board over UDP, or one CiA 402
+        drive per joint over CAN (``udp_multicast`` in the demo's own
+        network namespace).
 
     """
 
@@ -94,6 +98,7 @@ class DemoConfig:
     record: bool = True
     board_arguments: list = field(default_factory=list)
     hardware_parameters: dict = field(default_factory=dict)
+    hardware: str = 'board'
 
     def check(self):
         """
@@ -113,6 +118,8 @@ class DemoConfig:
                                  f'{", ".join(LAWS)})')
         if len(set(self.controllers)) != len(self.controllers):
             raise InputError('--controller', 'each law at most once')
+        if self.hardware not in ('board', 'cia402'):
+            raise InputError('--hardware', f"must be 'board' or 'cia402', got {self.hardware!r}")
         if self.mode not in ('one-process', 'graph'):
             raise InputError('--mode', f"must be 'one-process' or 'graph', got {self.mode!r}")
         if not (math.isfinite(self.rate) and 50.0 <= self.rate <= 5000.0):

@@ -15,10 +15,11 @@
 """
 ``robodyn faults``: every failure of the safety table, injected into the running graph.
 
-The campaign starts the demo's graph (simulated board with its control
-channel, hardware interface, planner, one controller), holds a
-gravity-loaded pose, and runs the cases of :mod:`.fault_cases` one after
-the other: each injects one failure, watches the arm's true state from the
+The campaign starts the demo's graph (simulated board, or simulated CiA 402
+drives, with its control channel, hardware interface, planner, one
+controller), holds a gravity-loaded pose, and runs the cases of
+:mod:`.fault_cases` (with the drives' own of :mod:`.fault_cases_drives` on
+CiA 402) one after the other: each injects one failure, watches the arm's true state from the
 board (:mod:`.truth`) and the hardware interface's transitions, and then
 brings the graph back (reset, restart) for the next. A case passes when
 the arm moved less than :data:`DRIFT_LIMIT_DEG` on every joint, no joint
@@ -36,7 +37,7 @@ import time
 
 import numpy as np
 
-from .graph import BOARD, controller_name, HARDWARE
+from .graph import controller_name, HARDWARE, plant_part
 from .processes import PartFailed
 from .session import DemoSession
 from .truth import TruthSampler
@@ -137,8 +138,8 @@ class FaultCampaign:
 
     @property
     def board_info(self):
-        """Give the simulated board's ready line (dict)."""
-        return self.session.group.find(BOARD).json_line('ready')
+        """Give the simulated hardware's ready line (dict): the board's or the drive set's."""
+        return self.session.group.find(plant_part(self.session.cfg)).json_line('ready')
 
     def start(self):
         """Start the graph, the truth sampler and the rogue node; arm the outputs."""
@@ -403,16 +404,20 @@ def run_campaign(cfg, short=False, names=None, progress=None):
     import signal
     import sys
 
-    from .fault_cases import CASES
+    from .fault_cases_drives import cases_for
     from .session import Progress
-    from ..errors import RobodynError
+    from ..errors import InputError as RobodynInputError, RobodynError
     from ..model import load_robot
     cfg.check()
     progress = progress or Progress()
     model = load_robot(cfg.robot)
     campaign = FaultCampaign(cfg, model, progress, short)
     progress(f'output folder: {campaign.session.out}')
-    chosen = [case for case in CASES if not names or case.__name__ in names]
+    cases = cases_for(cfg.hardware)
+    unknown = sorted(set(names or ()) - {case.__name__ for case in cases})
+    if unknown:
+        raise RobodynInputError('--cases', f'not a case on {cfg.hardware}: {", ".join(unknown)}')
+    chosen = [case for case in cases if not names or case.__name__ in names]
     results, failure, previous = [], None, {}
 
     def interrupt(signum, frame):

@@ -30,6 +30,12 @@ LOOP = 'control_loop'
 PLANNER = 'trajectory_planner'
 DYNAMICS = 'parallel_dynamics'
 BOARD = 'sim_board'
+DRIVES = 'sim_drive'
+#: SCHED_FIFO priorities on simulated CiA 402 drives: the drives answer each SYNC within
+#: the cycle as hardware does, and the host's loop runs on time (both sleep between
+#: cycles; where the priority is not allowed, normal scheduling goes on).
+DRIVES_RT_PRIORITY = 30
+HOST_RT_PRIORITY = 20
 
 
 def controller_name(law):
@@ -60,6 +66,55 @@ def _node(module, name, params, python):
 def robot_argument(robot):
     """Return the robot as the parts need it: a name, or an absolute path."""
     return os.path.abspath(robot) if os.path.exists(robot) else robot
+
+
+def plant_part(cfg):
+    """Return the name of the simulated hardware's part: the board or the drive set."""
+    return DRIVES if cfg.hardware == 'cia402' else BOARD
+
+
+def drive_command(cfg, python=sys.executable):
+    """
+    Return the simulated CiA 402 drive set's command line.
+
+    Parameters
+    ----------
+    cfg : DemoConfig
+        The options.
+    python : str
+        Interpreter.
+
+    Returns
+    -------
+    list of str
+        ``robodyn sim-drive`` on ``udp_multicast`` (the demo runs in its own
+        network namespace) with the payload; the drives' cycle at the rate.
+
+    """
+    argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-drive', robot_argument(cfg.robot),
+            '--interface', 'udp_multicast', '--rate', f'{cfg.rate:g}',
+            '--control-port', '0' if cfg.board_control else '-1',
+            '--rt-priority', str(DRIVES_RT_PRIORITY)]
+    if not cfg.load_friction:
+        argv.append('--no-load-friction')
+    if cfg.payload > 0.0:
+        argv += ['--payload', f'{cfg.payload:g}', '--payload-com',
+                 *[f'{c:g}' for c in cfg.payload_com]]
+    return argv
+
+
+def plant_text(cfg):
+    """Describe the simulated hardware for the demo's progress line (str)."""
+    where = (f'CiA 402 on CAN: udp_multicast in network namespace '
+             f'{os.environ.get("ROBODYN_CAN_NAMESPACE", "?")}' if cfg.hardware == 'cia402'
+             else 'UDP 127.0.0.1')
+    return (f'{"drives" if cfg.hardware == "cia402" else "board"} ({cfg.robot}, '
+            f'{cfg.rate:g} Hz, {where}, payload {cfg.payload:g} kg unknown to the model)')
+
+
+def plant_command(cfg, python=sys.executable):
+    """Return the simulated hardware's command line (board or drive set)."""
+    return drive_command(cfg, python) if cfg.hardware == 'cia402' else board_command(cfg, python)
 
 
 def board_command(cfg, python=sys.executable):
@@ -123,7 +178,7 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     cfg : DemoConfig
         The options.
     port : int
-        The board's UDP port.
+        The board's UDP port, or the drive set's ``udp_multicast`` port.
     log_dir : str
         Folder for the controllers' timing logs.
     python : str
@@ -139,10 +194,20 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
     """
     robot = robot_argument(cfg.robot)
     estimator = ','.join(str(j) for j in gravity_joints(model)) if model is not None else ''
-    board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
-             # The board's watchdog: 0.1 s, as the graph shares two cores with everything
-             # else here (a trip ends the run: the outputs then stay off until a reset).
-             'watchdog_period': 0.1, **cfg.hardware_parameters}
+    if cfg.hardware == 'cia402':
+        # The drives' RPDO timeout and heartbeat consumer: generous, as the graph shares two
+        # cores with everything else here and a Python process can stall for a few hundred
+        # ms (a trip ends the run: outputs off until a reset). Real drives: tens of ms.
+        # The host's I/O thread (graph or one-process loop) at a real-time priority too.
+        board = {'robot': robot, 'backend': 'cia402', 'can_interface': 'udp_multicast',
+                 'can_port': int(port), 'sync_period': 1.0 / cfg.rate,
+                 'watchdog_period': 0.5, 'heartbeat_timeout': 1.0,
+                 'rt_priority': HOST_RT_PRIORITY, **cfg.hardware_parameters}
+    else:
+        board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
+                 # The board's watchdog: 0.1 s, as the graph shares two cores with everything
+                 # else here (a trip ends the run: the outputs then stay off until a reset).
+                 'watchdog_period': 0.1, **cfg.hardware_parameters}
     law_params = {'model_friction': False,  # the board loop compensates friction
                   **({'estimator_joints': f'[{estimator}]'} if estimator else {})}
     others = [
@@ -151,6 +216,8 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
                         {'robot': robot, 'velocity_scale': cfg.velocity_scale}, python)),
     ]
     if cfg.mode == 'one-process':
+        if 'backend' in board:          # the loop's law has a dynamics backend of its own
+            board['hardware'] = board.pop('backend')
         return [(LOOP, _node('control_loop_node', LOOP, {
             **board, 'law': cfg.controllers[0], 'autostart': False,
             'timing_log': os.path.join(log_dir, f'{LOOP}_timing.json'), **law_params},

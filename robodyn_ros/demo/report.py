@@ -62,7 +62,7 @@ def error_table(model, runs):
     return '\n'.join(lines)
 
 
-def timing_table(runs, rate):
+def timing_table(runs, rate, hardware='board'):
     """
     Format the loop-rate statistics of each run.
 
@@ -72,6 +72,9 @@ def timing_table(runs, rate):
         The runs.
     rate : float
         Configured rate [Hz].
+    hardware : {'board', 'cia402'}
+        The simulated hardware (CiA 402 adds the SYNC-to-RPDO latency and
+        the drives' cycle counters).
 
     Returns
     -------
@@ -98,6 +101,22 @@ def timing_table(runs, rate):
             str(r.hardware.get(k, 'n/a')) for k in ('cycle_time_p50_us', 'cycle_time_p99_us'))),
         ('board frames lost', lambda r: str(r.lost_frames)),
     ]
+    if hardware == 'cia402':
+        rows[-3] = ('drive cycles with a sample at the host [Hz]',
+                    lambda r: r.hardware.get('report_rate_hz', 'n/a'))
+        rows[-1] = ('drive answers missing (cycles without a sample)',
+                    lambda r: str(r.lost_frames))
+        rows += [
+            ('SYNC-to-RPDO latency p50 / p99 [us]', lambda r: ' / '.join(
+                str(r.hardware.get(k, 'n/a')) for k in ('latency_p50_us', 'latency_p99_us'))),
+            ("host's part: TPDOs read to RPDOs sent p50 / p99 [us]", lambda r: ' / '.join(
+                str(r.hardware.get(k, 'n/a')) for k in ('compute_p50_us', 'compute_p99_us'))),
+            ('SYNCs sent / overruns', lambda r: ' / '.join(
+                str(r.hardware.get(k, 'n/a')) for k in ('sync_cycles', 'sync_overruns'))),
+            ('drive answers from an earlier SYNC (stale)', lambda r: str(
+                r.hardware.get('tpdo_stale', 'n/a'))),
+            ('EMCY received', lambda r: str(r.hardware.get('emcy_received', 'n/a'))),
+        ]
     for part in (runs[0].cpu if runs else {}):
         rows.append((f'CPU {part} [% of a core]',
                      lambda r, p=part: _fmt(r.cpu.get(p), 0)))
@@ -139,6 +158,7 @@ def summary(session):
     return {
         'robot': cfg.robot, 'rate_hz': cfg.rate, 'payload_kg': cfg.payload,
         'payload_com_m': list(cfg.payload_com), 'short': cfg.short, 'mode': cfg.mode,
+        'hardware': cfg.hardware,
         'joints': list(session.model.joint_names),
         'domain_id': int(session.env['ROS_DOMAIN_ID']),
         'laws': {r.law: {
@@ -182,13 +202,15 @@ def write_outputs(session, progress):
         json.dump(summary(session), fh, indent=2, default=float)
     text = '\n\n'.join([
         f'robodyn demo: {cfg.robot} carrying {cfg.payload:g} kg its model does not know, '
-        f'{len(runs)} law(s) on the same goal',
+        f'{len(runs)} law(s) on the same goal, on '
+        + ('simulated CiA 402 drives (CANopen over udp_multicast)' if cfg.hardware == 'cia402'
+           else 'the simulated driver board (UDP)'),
         'Tracking error (q_ref - q from joint_states against the planned trajectory)\n'
         + error_table(model, runs),
         ('Control loop: one process (control_loop: board, law and friction compensation in '
          'one loop, no DDS in the cycle)' if cfg.mode == 'one-process' else
          'Control loop: two-node graph (hardware_interface and controller over DDS)')
-        + '\n' + timing_table(runs, cfg.rate),
+        + '\n' + timing_table(runs, cfg.rate, cfg.hardware),
         '\n'.join(payload_lines(runs, cfg.payload)),
         'Files in ' + out + '\n' + '\n'.join(
             '  ' + name for name in [os.path.basename(f) for f in files] + [

@@ -33,8 +33,8 @@ import sys
 import time
 import warnings
 
-from .graph import (BOARD, board_command, controller_name, DYNAMICS, HARDWARE, hardware_node,
-                    law_node, LOOP, node_commands, PLANNER)
+from .graph import (controller_name, DYNAMICS, HARDWARE, hardware_node, law_node, LOOP,
+                    node_commands, PLANNER, plant_command, plant_part, plant_text)
 from .law_run import evaluate_law, LawRun
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
@@ -125,14 +125,15 @@ class DemoSession:
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
         self._warm_laws()
-        self.progress(f'starting the simulated board ({cfg.robot}, {cfg.rate:g} Hz, UDP '
-                      f'127.0.0.1, payload {cfg.payload:g} kg unknown to the model)')
-        board = self._start_part(BOARD, board_command(cfg))
+        self.progress(f'starting the simulated {plant_text(cfg)}')
+        name, drives = plant_part(cfg), cfg.hardware == 'cia402'
+        board = self._start_part(name, plant_command(cfg))
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
-                              'the board to serve', BOARD)
-        port = board.json_line('ready')['port']
+                              f'the {"drives" if drives else "board"} to serve', name)
+        port = board.json_line('ready')['can_port' if drives else 'port']
         parts = node_commands(cfg, port, os.path.join(self.out, 'logs'), model=self.model)
-        self.progress(f'starting {", ".join(n for n, _ in parts)} (board on UDP port {port})')
+        where = f'drives on udp_multicast port {port}' if drives else f'board on UDP port {port}'
+        self.progress(f'starting {", ".join(n for n, _ in parts)} ({where})')
         for name, argv in parts:
             self._start_part(name, argv)
         self._start_probe()
@@ -146,7 +147,8 @@ class DemoSession:
         self.group.wait_until(lambda: probe.goal_subscribers() > 0, timeout,
                               'its planner/goal subscription', PLANNER)
         hardware = hardware_node(cfg)
-        self.progress(f'configuring {hardware} (identify and configure the board)')
+        noun = 'drives' if cfg.hardware == 'cia402' else 'board'
+        self.progress(f'configuring {hardware} (identify and configure the {noun})')
         self.transition(hardware, 'configure')
         self.group.wait_until(lambda: log.state_count() > 10, 10.0, 'joint_states',
                               hardware)
@@ -285,7 +287,7 @@ class DemoSession:
             return False
 
         planned.sent = t_goal
-        group.wait_until(planned, 20.0, 'a planned trajectory', PLANNER)
+        group.wait_until(planned, 60.0, 'a planned trajectory', PLANNER)  # a loaded machine
         plan = log.plans_after(t_goal)[0]
         end = plan.end + self.cfg.settle
         if window is not None:

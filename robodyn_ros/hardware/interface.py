@@ -32,7 +32,7 @@ parameters and lifecycle transitions. Lifecycle:
   errors and shutdown.
 
 Every cycle (one per state report) the I/O thread converts the report to a
-:class:`~.board.driver.JointSample`, hands it to ``on_sample`` and acts on
+:class:`~.sample.JointSample`, hands it to ``on_sample`` and acts on
 the fault reaction's state (:mod:`.fault_reaction`): running, it sends the
 claim holder's command; holding, its own :class:`~.hold.PositionHold`; in
 every other state no set-points (outputs off, brakes on). Both go through
@@ -61,14 +61,14 @@ S = DriveState
 
 class HardwareInterface:
     """
-    Hardware component driving one board for one robot model.
+    Hardware component driving one board (or drive set) for one robot model.
 
     Parameters
     ----------
     model : RobotModel
         The host's model (joint order = axis order, limits, actuators).
-    transport : SerialTransport or UdpTransport
-        The link (not yet open).
+    transport : SerialTransport or UdpTransport or None
+        The board's link (not yet open); None when ``driver`` is given.
     driver_settings : DriverSettings, optional
         Connection settings.
     settings : InterfaceSettings, optional
@@ -88,12 +88,16 @@ class HardwareInterface:
     thread_setup : callable, optional
         ``thread_setup()`` once in the I/O thread before its first cycle
         (scheduling priority, CPU affinity).
+    driver : DriveBackend, optional
+        The hardware, when it is not the driver board on ``transport``
+        (e.g. a :class:`~.cia402.driver.Cia402Driver`); the safety logic
+        is the same for every backend.
 
     Attributes
     ----------
     command_source : callable or None
         ``command_source(sample)`` is called from the I/O thread in every
-        active cycle with the cycle's :class:`~.board.driver.JointSample`
+        active cycle with the cycle's :class:`~.sample.JointSample`
         and returns the commands for it (a law in the same process computes
         its torque from the sample; a topic gives what arrived since the
         last call), oldest first, each as ``(torque, stamp, source)``: joint
@@ -108,11 +112,12 @@ class HardwareInterface:
 
     def __init__(self, model, transport, driver_settings=None, settings=None,
                  friction_model=None, on_sample=None, on_health=None, dynamics_backend='numpy',
-                 on_transition=None, thread_setup=None):
+                 on_transition=None, thread_setup=None, driver=None):
         self.model = model
         self.settings = settings or InterfaceSettings()
         self.settings.check()
-        self.driver = BoardDriver(model, transport, driver_settings)
+        self.driver = driver if driver is not None else BoardDriver(model, transport,
+                                                                    driver_settings)
         s = self.settings
         self.commands = CommandChannel(model.n, model.effort_limits, s.stream_length)
         self.on_sample = on_sample
@@ -235,7 +240,7 @@ class HardwareInterface:
         """
         with self._lock:
             if not self.link.up:
-                raise TransportError('board link is down; cannot enable')
+                raise TransportError(f'{self.driver.kind} link is down; cannot enable')
             last = self.driver.last_sample
             if last is not None and last.faults:
                 self.driver.clear_fault()
@@ -289,7 +294,7 @@ class HardwareInterface:
             if self.state == 'active':
                 self.state = 'inactive'
                 self.reaction.go(S.DISABLED, 'outputs switched off')
-            if not (self.link.up and self.driver.client.is_open):
+            if not (self.link.up and self.driver.is_open):
                 return False
             try:
                 self.driver.disable()
@@ -322,7 +327,7 @@ class HardwareInterface:
             if state not in (S.FAULT, S.STOPPED):
                 return f'nothing to reset ({state.value})'
             if not self.link.up:
-                raise TransportError('board link is down; cannot reset')
+                raise TransportError(f'{self.driver.kind} link is down; cannot reset')
             last = self.driver.last_sample
             if last is not None and last.faults:
                 self.driver.clear_fault()
@@ -411,7 +416,7 @@ class HardwareInterface:
         sample = self.link.read(now)
         if sample is None:
             if not self.link.up:
-                self.outputs.fault(f'board link lost ({self.link.lost_cause})', now)
+                self.outputs.fault(f'{self.driver.kind} link lost ({self.link.lost_cause})', now)
             return None
         now = time.monotonic()
         self.outputs.watch_faults(sample, now)
@@ -423,7 +428,7 @@ class HardwareInterface:
                 self.link.heartbeat(now)
         except TransportError as exc:
             self.link.lose(str(exc), now)
-            self.outputs.fault(f'board link lost ({exc})', now)
+            self.outputs.fault(f'{self.driver.kind} link lost ({exc})', now)
         if self.stats.report(now):
             self._check_latency(sample)
         return sample
@@ -464,6 +469,7 @@ class HardwareInterface:
             'commands_rejected': self.commands.rejected,
             'commands_foreign': self.commands.foreign,
             'friction_compensation': self.settings.friction_compensation,
+            **self.driver.health_values(),
         }
         return self.problems.health(values)
 

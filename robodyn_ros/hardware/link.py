@@ -31,12 +31,12 @@ from .errors import HardwareError, TransportError
 
 class Link:
     """
-    Link supervision of one :class:`~robodyn_ros.hardware.board.driver.BoardDriver`.
+    Link supervision of one :class:`~robodyn_ros.hardware.backend.DriveBackend`.
 
     Parameters
     ----------
-    driver : BoardDriver
-        The board.
+    driver : DriveBackend
+        The hardware (board or drive set).
     problems : Problems
         Where link problems are reported (``'link'``, ``'silent'``).
     reconnect_period : callable
@@ -103,10 +103,10 @@ class Link:
         timeout = self._state_timeout()
         silence = now - self.last_sample_time
         if silence > timeout:
-            self.problems.report('silent', 'error', f'no state report from the board for '
-                                 f'{silence * 1e3:.0f} ms')
+            self.problems.report('silent', 'error', f'no state report from the '
+                                 f'{self.driver.kind} for {silence * 1e3:.0f} ms')
         if silence > max(0.25, 5.0 * timeout):
-            self.lose('board silent', now)
+            self.lose(f'{self.driver.kind} silent', now)
         elif now - self.last_heartbeat > 0.1:
             self.heartbeat(now)
         return None
@@ -169,7 +169,8 @@ class Link:
         self.up = False
         self.lost_cause = cause
         self._next_reconnect = now + self._reconnect_period()
-        self.problems.report('link', 'error', f'board link lost ({cause}); reconnecting')
+        self.problems.report('link', 'error', f'{self.driver.kind} link lost ({cause}); '
+                             'reconnecting')
 
     def reconnect(self, now):
         """
@@ -193,7 +194,8 @@ class Link:
             self.driver.connect(timeout=min(self.driver.settings.connect_timeout, period))
         except (HardwareError, OSError) as exc:
             self._next_reconnect = time.monotonic() + period
-            self.problems.report('link', 'error', f'board link lost; reconnect failed: {exc}')
+            self.problems.report('link', 'error', f'{self.driver.kind} link lost; reconnect '
+                                 f'failed: {exc}')
             return False
         self.driver.stats.reconnects += 1
         self.opened()

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The outputs, cycle by cycle: the fault reaction acting on the board.
+The outputs, cycle by cycle: the fault reaction acting on the hardware.
 
 :class:`OutputStage` runs the active part of each I/O cycle of the hardware
 interface. It offers the cycle's commands to the
@@ -32,7 +32,6 @@ import time
 
 import numpy as np
 
-from .board.messages import fault_names
 from .command import CommandChannel, CurrentCommand
 from .errors import CommandRejected, HardwareError, TransportError
 from .fault_reaction import DriveState
@@ -48,8 +47,8 @@ class OutputStage:
     ----------
     model : RobotModel
         Joint names and limits.
-    driver : BoardDriver
-        The board.
+    driver : DriveBackend
+        The hardware (board or drive set).
     link : Link
         Link supervision (heartbeats, guarded requests).
     problems : Problems
@@ -122,9 +121,7 @@ class OutputStage:
     def watch_faults(self, sample, now):
         if sample.faults:
             if sample.faults != self._fault_seen:
-                axes = [r.axis for r in self.driver.fault_reports if r.faults & sample.faults]
-                where = f' (axis {axes[-1]})' if axes and axes[-1] != 0xFF else ''
-                text = 'board fault: ' + ', '.join(fault_names(sample.faults)) + where
+                text = self.driver.fault_text(sample.faults)
                 self.problems.report('fault', 'error', text + '; outputs off')
                 self.fault(text, now)
         elif self._fault_seen:
@@ -133,7 +130,7 @@ class OutputStage:
         grace = 2.0 * self.driver.settings.watchdog_period
         if (self.reaction.state.outputs_on and not sample.enabled
                 and now - self.enabled_at > grace):
-            self.fault('the board switched its outputs off', now)
+            self.fault(f'the {self.driver.kind} switched its outputs off', now)
 
     def cycle(self, sample, now):
         self._report_commands()

@@ -64,6 +64,7 @@ from .hardware_interface_node import node_parameter_specs as board_parameter_spe
 from .law_status import LawStatus
 from .params import ParamSpec
 from .runner import run_node
+from ..control.base import JointReference
 from ..control.control_cycle import ControlCycle
 from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
 from ..control.reference import ReferenceSampler
@@ -109,7 +110,10 @@ def node_parameter_specs():
         :func:`loop_parameter_specs`.
 
     """
-    board = board_parameter_specs()
+    # The hardware interface's, its 'backend' (board or cia402) named 'hardware' here: the
+    # law has a dynamics 'backend' of its own.
+    board = [replace(s, name='hardware') if s.name == 'backend' else s
+             for s in board_parameter_specs()]
     names = {s.name for s in board}
     law = [s for s in law_parameter_specs() if s.name not in names and s.name not in _NOT_HERE]
     # The law can change at run time here (between cycles, under the hold); friction
@@ -124,6 +128,9 @@ def node_parameter_specs():
 
 class ControlLoopNode(HardwareInterfaceNode):
     """The board, the law and friction compensation in one loop (see the module docstring)."""
+
+    #: The hardware's parameter here (the law's dynamics ``backend`` keeps its name).
+    BACKEND_PARAMETER = 'hardware'
 
     NODE_NAME = 'control_loop'
 
@@ -142,6 +149,7 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._publishing = False
         self._count = 0
         self._period = None
+        self._law_model = None
         self.timing = None
         super().__init__(**kwargs)
         if self._values['autostart']:
@@ -174,15 +182,34 @@ class ControlLoopNode(HardwareInterfaceNode):
             self._pending = pending
 
     # ------------------------------------------------------------------ the law
-    def _build_law(self, law):
+    def _prepare_commands(self, model):
+        """
+        Build the law once and step it before the link opens (at configure).
+
+        The first build imports the law, generates and loads its dynamics
+        kernels and the first step loads its compiled code: tenths of a
+        second holding the GIL, which the I/O thread would lose once the
+        board (or the bus) streams. The real law is built after the
+        hardware's identify, for its cycle, from what is loaded now.
+        """
+        v = self._values
+        self._law_model = model if v['model_friction'] else without_friction(model)
+        period = v['sync_period'] if v[self.BACKEND_PARAMETER] == 'cia402' else 0.001
+        _, controller, _ = self._build_law(v['law'], period)
+        q = np.asarray(model.home_configuration(), dtype=float)
+        controller.reset()
+        for k in range(2):
+            controller.step(k * period, q, np.zeros(model.n), JointReference.hold(q))
+
+    def _build_law(self, law, period=None):
         v = dict(self._values)
         v['law'] = law
-        model = self._model if v['model_friction'] else without_friction(self._model)
+        model = self._law_model
         try:   # the law's own options (unset ones take the law's defaults)
             opts = {k: v.get(k) for k in law_class(law).option_names() if v.get(k) is not None}
             opts = {k: (x if isinstance(x, (str, bool, int, float)) else list(x))
                     for k, x in opts.items()}
-            controller = make_controller(law, model, self._period, opts)
+            controller = make_controller(law, model, period or self._period, opts)
         except RobodynError as exc:
             raise ValueError(f'law {law!r}: {exc}') from None
         cycle = ControlCycle(controller, model, v['state_timeout'], v['idle_reference'],

@@ -13,7 +13,11 @@
 # limitations under the License.
 
 """
-The ``hardware_interface`` lifecycle node: a motor driver board as a ROS 2 hardware component.
+The ``hardware_interface`` lifecycle node: the robot's hardware as a ROS 2 hardware component.
+
+The hardware: the motor driver board (``backend: board``) or one CiA 402 drive
+per joint (``backend: cia402``, docs/drives.md), with the same lifecycle,
+fault reaction and friction compensation.
 
 Transitions (as a ros2_control hardware component):
 
@@ -36,7 +40,6 @@ takes the newest one at each board cycle, see :mod:`.sampled`),
 :class:`robodyn_ros.hardware.interface.HardwareInterface`.
 """
 
-import math
 import sys
 import time
 
@@ -47,6 +50,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 
+from .cia402_params import cia402_driver, cia402_parameter_specs, positive_list
 from .diagnostics import Diagnostics, ERROR, OK, WARN
 from .joint_state_cdr import JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
@@ -74,14 +78,6 @@ RUNTIME = ('friction_compensation', 'friction_band', 'friction_scale', 'load_fri
            'limit_margin', 'auto_recover', 'reconnect_period')
 
 
-def _positive_list(name):
-    def check(value):
-        if value is not None and any(not (math.isfinite(v) and v > 0) for v in value):
-            return f'{name} entries must be positive'
-        return None
-    return check
-
-
 def parameter_specs():
     """
     Parameters of the node (besides the model source).
@@ -96,6 +92,10 @@ def parameter_specs():
         ParamSpec('friction_params', '', 'Friction YAML (robodyn identify friction output) '
                   'replacing the model friction for compensation; empty: the model friction',
                   read_only=True),
+        ParamSpec('backend', 'board', "The hardware: board (the package's motor driver "
+                  'board, transport/device/port) or cia402 (CANopen CiA 402 drives, one per '
+                  'joint, can_* and node_ids; see docs/drives.md)', choices=('board', 'cia402'),
+                  read_only=True),
         ParamSpec('transport', 'serial', 'Link to the board', choices=('serial', 'udp'),
                   read_only=True),
         ParamSpec('device', '', 'Serial device, or the pty link of the simulated board',
@@ -104,17 +104,18 @@ def parameter_specs():
                   read_only=True),
         ParamSpec('address', '127.0.0.1', 'Board IP address (udp)', read_only=True),
         ParamSpec('port', 5005, 'Board UDP port (udp)', low=1, high=65535, read_only=True),
-        ParamSpec('watchdog_period', 0.05, 'Board watchdog period [s]', low=0.002, high=10.0,
-                  read_only=True),
+        ParamSpec('watchdog_period', 0.05, "Board watchdog period; with cia402 the drives' "
+                  'RPDO timeout (RPDO1 event timer) [s]', low=0.002, high=10.0, read_only=True),
+        *cia402_parameter_specs(),
         ParamSpec('connect_timeout', 1.0, 'Identify timeout at configure [s]', low=0.01,
                   high=60.0, read_only=True),
         ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
                   'or one per joint; unset: accept what the board reports)',
                   kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
-                  check=_positive_list('encoder_counts'), constraints='each > 0'),
+                  check=positive_list('encoder_counts'), constraints='each > 0'),
         ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
                   '(one or one per joint; unset: 1)', kind=Parameter.Type.DOUBLE_ARRAY,
-                  read_only=True, check=_positive_list('transmission_efficiency'),
+                  read_only=True, check=positive_list('transmission_efficiency'),
                   constraints='each > 0'),
         ParamSpec('velocity_filter_bandwidth', 30.0, 'State-variable filter natural frequency '
                   '[Hz]', low=0.1, high=5000.0, read_only=True),
@@ -191,6 +192,9 @@ class HardwareInterfaceNode(LifecycleNode):
 
     #: Node name.
     NODE_NAME = NODE_NAME
+    #: The parameter that chooses the hardware (``board`` or ``cia402``); the one-process
+    #: control loop calls it ``hardware``, as its law has a ``backend`` of its own.
+    BACKEND_PARAMETER = 'backend'
 
     def __init__(self, **kwargs):
         self._hw = None
@@ -205,8 +209,9 @@ class HardwareInterfaceNode(LifecycleNode):
         self.hygiene = []
         super().__init__(self.NODE_NAME, **kwargs)
         self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
-        self._diag = Diagnostics(self, hardware_id='motor_driver_board',
-                                 period=self._values['diagnostics_period'])
+        cia402 = self._values[self.BACKEND_PARAMETER] == 'cia402'
+        self._diag = Diagnostics(self, hardware_id='cia402_drives' if cia402 else
+                                 'motor_driver_board', period=self._values['diagnostics_period'])
         self._diag.update(OK, 'unconfigured')
         self.create_service(Trigger, '~/reset_fault', self._on_reset_fault)
 
@@ -259,6 +264,9 @@ class HardwareInterfaceNode(LifecycleNode):
                                             allow_unnamed=True)
         self._sources = {}
         self._hw.command_source = self._commands
+
+    def _prepare_commands(self, model):
+        """Do the command side's slow set-up before the link opens (nothing here)."""
 
     def _teardown_commands(self):
         """Undo :meth:`_setup_commands`."""
@@ -397,9 +405,12 @@ class HardwareInterfaceNode(LifecycleNode):
             friction_model = with_friction(model, v['friction_params']) if (
                 v['friction_params']) else model
             driver, runtime = self._settings()
+            self._prepare_commands(model)      # heavy work before the hardware streams
             self._prepare_process()
-            transport = open_transport(v['transport'], v['device'], v['baud_rate'],
-                                       v['address'], v['port'])
+            cia402 = v[self.BACKEND_PARAMETER] == 'cia402'
+            backend = cia402_driver(model, v) if cia402 else None
+            transport = None if cia402 else open_transport(
+                v['transport'], v['device'], v['baud_rate'], v['address'], v['port'])
             self._names = tuple(model.joint_names)
             self._state_pub = self.create_publisher(JointState, 'joint_states', 10)
             self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
@@ -407,9 +418,9 @@ class HardwareInterfaceNode(LifecycleNode):
                                          on_health=self._on_health,
                                          dynamics_backend=v['dynamics_backend'],
                                          on_transition=self._on_transition,
-                                         thread_setup=self._thread_setup)
+                                         thread_setup=self._thread_setup, driver=backend)
             self._model = model
-            identity = self._hw.configure()
+            self._hw.configure()
             self._setup_commands()
         except (RobodynError, OSError, TimeoutError, ValueError) as exc:
             self._release()
@@ -421,9 +432,7 @@ class HardwareInterfaceNode(LifecycleNode):
             self.get_logger().warning(f'joint {name!r} has no torque constant: driven as a '
                                       'unit torque axis (1 N m/A)')
         self._diag_timer = self.create_timer(0.25, self._refresh_diagnostics)
-        fw = '.'.join(map(str, identity.firmware))
-        self.get_logger().info(f'board firmware {fw}, {identity.axis_count} axes at '
-                               f'{1.0 / identity.cycle_period:g} Hz; outputs off')
+        self.get_logger().info(f'{self._hw.driver.describe()}; outputs off')
         self._diag.update(OK, 'configured; outputs off')
         return TransitionCallbackReturn.SUCCESS
 

@@ -29,66 +29,21 @@ hardware interface (:mod:`.interface`) and friction identification
 """
 
 from collections import deque
-from dataclasses import dataclass
 import time
 
 import numpy as np
 
 from .client import BoardClient
-from .messages import Configure, FaultReport, HeartbeatReply, StateReport, Status
+from .messages import Configure, fault_names, FaultReport, HeartbeatReply, StateReport
+from ..backend import DriveBackend
 from ..errors import MessageError
+from ..sample import JointSample
 from ..scaling import axis_parameters, joint_scaling
 from ..settings import DriverSettings
 from ...control.filters import StateVariableFilter
 
 
-@dataclass(frozen=True, eq=False)
-class JointSample:
-    """
-    One state report in joint space.
-
-    Attributes
-    ----------
-    board_time_us : int
-        Board time of the sample [us].
-    host_time : float
-        Host monotonic time when its bytes were received [s].
-    position, velocity, acceleration : numpy.ndarray
-        Encoder position and state-variable filter estimates, (n,)
-        [rad, rad/s, rad/s^2 or m, m/s, m/s^2].
-    effort : numpy.ndarray
-        Joint torque from the measured currents, (n,) [N m or N].
-    currents : numpy.ndarray
-        Measured motor currents, (n,) [A].
-    status, faults : int
-        Board status and latched fault bits.
-    latency_us : int
-        Board time between the state a set-point was computed from and this
-        sample (-1 before the first set-point) [us].
-    skipped : int
-        Older reports dropped because the host fell behind.
-
-    """
-
-    board_time_us: int
-    host_time: float
-    position: np.ndarray
-    velocity: np.ndarray
-    acceleration: np.ndarray
-    effort: np.ndarray
-    currents: np.ndarray
-    status: int
-    faults: int
-    latency_us: int
-    skipped: int
-
-    @property
-    def enabled(self):
-        """Whether the board's outputs are on (bool)."""
-        return bool(self.status & Status.ENABLED)
-
-
-class BoardDriver:
+class BoardDriver(DriveBackend):
     """
     Joint-space access to one board for one robot model.
 
@@ -136,8 +91,43 @@ class BoardDriver:
         self.reports = 0
         self.skipped = 0
 
+    kind = 'board'
+
     def __repr__(self):
         return f'BoardDriver({self.model.name!r}, {self.client.transport!r})'
+
+    @property
+    def is_open(self):
+        """Whether the link is open (bool)."""
+        return self.client.is_open
+
+    def fault_text(self, faults):
+        """
+        Describe latched board faults, with the axis of the newest fault report.
+
+        Parameters
+        ----------
+        faults : int
+            Fault bits of a sample.
+
+        Returns
+        -------
+        str
+            E.g. ``'board fault: over_current (axis 1)'``.
+
+        """
+        axes = [r.axis for r in self.fault_reports if r.faults & faults]
+        where = f' (axis {axes[-1]})' if axes and axes[-1] != 0xFF else ''
+        return 'board fault: ' + ', '.join(fault_names(faults)) + where
+
+    def describe(self):
+        """Describe the board in one line (str)."""
+        ident = self.identity
+        if ident is None:
+            return 'board not connected'
+        fw = '.'.join(map(str, ident.firmware))
+        return (f'board firmware {fw}, {ident.axis_count} axes at '
+                f'{1.0 / ident.cycle_period:g} Hz')
 
     @property
     def stats(self):

@@ -283,8 +283,10 @@ class SimAxes:
         ----------
         reference : numpy.ndarray
             Current set-points [A], (n,).
-        outputs_on : bool
-            Whether the power stage is enabled.
+        outputs_on : bool or numpy.ndarray
+            Whether the power stage is enabled: for all axes, or per axis
+            ((n,) bool; a drive set). With brakes, an axis whose stage is
+            off is held still.
 
         Raises
         ------
@@ -292,7 +294,11 @@ class SimAxes:
             If the plant's state is no longer finite.
 
         """
-        self._advance(reference, outputs_on, self.period, self.alpha)
+        if np.ndim(outputs_on):
+            self._advance_axes(reference, np.asarray(outputs_on, dtype=bool), self.period,
+                               self.alpha)
+        else:
+            self._advance(reference, outputs_on, self.period, self.alpha)
         self.check()
 
     def substep(self, reference):
@@ -325,6 +331,26 @@ class SimAxes:
             plant.time += h
             return
         plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
+        self._stops()
+
+    def _advance_axes(self, reference, on, h, alpha):
+        """Advance ``h`` with the power stage on or off per axis (a drive set)."""
+        plant = self.plant
+        self.current = np.where(on, self.current + (reference - self.current) * alpha, 0.0)
+        if self.brakes and not on.any():
+            plant.qd[:] = 0.0
+            plant.time += h
+            return
+        held = plant.q.copy()
+        plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
+        if self.brakes:
+            plant.q = np.where(on, plant.q, held)
+            plant.qd = np.where(on, plant.qd, 0.0)
+        self._stops()
+
+    def _stops(self):
+        """Hard stops at the joint limits."""
+        plant = self.plant
         q = plant.q
         low = q < self.lower
         high = q > self.upper

@@ -61,10 +61,11 @@ class FaultSpecError(ValueError):
     """An injected fault is unknown or has bad parameters."""
 
 
-def _check_params(name, params):
-    if name not in FAULT_PARAMS:
-        raise FaultSpecError(f'unknown fault {name!r} (known: {", ".join(FAULT_PARAMS)})')
-    allowed = FAULT_PARAMS[name]
+def _check_params(name, params, table=None):
+    table = FAULT_PARAMS if table is None else table
+    if name not in table:
+        raise FaultSpecError(f'unknown fault {name!r} (known: {", ".join(table)})')
+    allowed = table[name]
     unknown = set(params) - set(allowed)
     if unknown:
         raise FaultSpecError(f'fault {name}: unknown parameters {", ".join(sorted(unknown))} '
@@ -95,7 +96,7 @@ def _check_params(name, params):
     return out
 
 
-def parse_fault_spec(text):
+def parse_fault_spec(text, table=None):
     """
     Parse a command-line fault: ``NAME`` or ``NAME:key=value[,key=value]``.
 
@@ -103,6 +104,9 @@ def parse_fault_spec(text):
     ----------
     text : str
         E.g. ``'drop:direction=rx,rate=0.5'``.
+    table : dict, optional
+        Fault names to their default parameters (default the board's,
+        :data:`FAULT_PARAMS`).
 
     Returns
     -------
@@ -122,7 +126,7 @@ def parse_fault_spec(text):
         if not sep:
             raise FaultSpecError(f'fault {name}: expected key=value, got {item!r}')
         params[key.strip()] = value.strip()
-    return name.strip(), _check_params(name.strip(), params)
+    return name.strip(), _check_params(name.strip(), params, table)
 
 
 @dataclass
@@ -145,6 +149,9 @@ class FaultInjector:
     active: dict = field(default_factory=dict)
     log: list = field(default_factory=list)
 
+    #: Fault names and their default parameters.
+    table = FAULT_PARAMS
+
     def inject(self, name, params, board_time_us=0):
         """
         Activate a fault (replacing the same fault's parameters).
@@ -164,7 +171,7 @@ class FaultInjector:
             The checked parameters.
 
         """
-        params = _check_params(name, params)
+        params = _check_params(name, params, self.table)
         self.active[name] = params
         self.log.append({'event': 'inject', 'fault': name, 'board_time_us': board_time_us})
         return params
@@ -182,7 +189,7 @@ class FaultInjector:
 
         """
         names = list(self.active) if name == 'all' else [name]
-        if name != 'all' and name not in FAULT_PARAMS:
+        if name != 'all' and name not in self.table:
             raise FaultSpecError(f'unknown fault {name!r}')
         for n in names:
             if self.active.pop(n, None) is not None:

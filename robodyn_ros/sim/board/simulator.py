@@ -56,6 +56,51 @@ def _per_axis(values, n, name):
     return arr
 
 
+def build_axes(config, model, rng):
+    """
+    Build the power stage, transmission, sensors and plant of a simulated robot.
+
+    Shared by the simulated board and the simulated CiA 402 drive set.
+
+    Parameters
+    ----------
+    config : SimBoardConfig
+        The plant options (rate, encoders, efficiency, backlash, noise,
+        brakes, friction, q0).
+    model : RobotModel
+        The true model (with its payload).
+    rng : numpy.random.Generator
+        Noise source.
+
+    Returns
+    -------
+    tuple
+        ``(axes, rating)``: the :class:`SimAxes` (its ``model`` without the
+        load-dependent friction unless ``config.load_friction``) and the
+        amplifier rating per axis [A].
+
+    """
+    n = model.n
+    plant_model = model if config.load_friction else without_load_friction(model)
+    eff = _per_axis(config.efficiency, n, 'efficiency')
+    counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
+    q0 = (model.home_configuration() if not config.q0
+          else model.check_configuration(config.q0, 'q0'))
+    plant = PlantSettings(current_time_constant=config.current_time_constant,
+                          efficiency=eff, backlash=_per_axis(config.backlash, n, 'backlash'),
+                          backlash_speed=config.backlash_speed, brakes=config.brakes,
+                          friction_smoothing=config.friction_smoothing)
+    sensors = SensorSettings(encoder_counts=counts, encoder_noise=config.encoder_noise,
+                             current_noise=config.current_noise)
+    axes = SimAxes(plant_model, 1.0 / config.rate, plant, sensors, q0, rng, config.substeps)
+    if config.max_current:
+        rating = _per_axis(config.max_current, n, 'max_current')
+    else:
+        limit = axis_parameters(plant_model, eff).current_limit
+        rating = np.where(np.isfinite(limit), limit, FALLBACK_MAX_CURRENT)
+    return axes, rating
+
+
 class SimBoard:
     """
     A simulated board serving one host over a pty or UDP.
@@ -72,26 +117,9 @@ class SimBoard:
     def __init__(self, config, model):
         config.check()
         self.config = config
-        n = model.n
-        self.model = model if config.load_friction else without_load_friction(model)
         rng = np.random.default_rng(config.seed)
-        eff = _per_axis(config.efficiency, n, 'efficiency')
-        counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
-        q0 = (model.home_configuration() if not config.q0
-              else model.check_configuration(config.q0, 'q0'))
-        plant = PlantSettings(current_time_constant=config.current_time_constant,
-                              efficiency=eff, backlash=_per_axis(config.backlash, n, 'backlash'),
-                              backlash_speed=config.backlash_speed, brakes=config.brakes,
-                              friction_smoothing=config.friction_smoothing)
-        sensors = SensorSettings(encoder_counts=counts, encoder_noise=config.encoder_noise,
-                                 current_noise=config.current_noise)
-        self.axes = SimAxes(self.model, 1.0 / config.rate, plant, sensors, q0, rng,
-                            config.substeps)
-        if config.max_current:
-            rating = _per_axis(config.max_current, n, 'max_current')
-        else:
-            limit = axis_parameters(self.model, eff).current_limit
-            rating = np.where(np.isfinite(limit), limit, FALLBACK_MAX_CURRENT)
+        self.axes, rating = build_axes(config, model, rng)
+        self.model = self.axes.model
         self.injector = FaultInjector(rng)
         self.firmware = SimFirmware(self.axes, self.injector, rating,
                                     tuple(int(v) for v in config.firmware.split('.')),
@@ -393,6 +421,38 @@ class SimBoard:
                     self.receive(data, peer)
 
 
+def true_model(config):
+    """
+    Load the simulated robot's true model, with its payload.
+
+    Parameters
+    ----------
+    config : SimBoardConfig
+        ``robot``, ``params`` and the payload options.
+
+    Returns
+    -------
+    RobotModel
+        The plant's model.
+
+    Raises
+    ------
+    InputError
+        For a payload frame the robot does not have.
+
+    """
+    model = load_robot(config.robot, params=config.params or None)
+    if config.payload_mass > 0.0:
+        frame = config.payload_frame or model.end_effector
+        try:
+            model.frame(frame)
+        except RobodynError as exc:
+            raise InputError('payload_frame', f'{frame!r} is not a frame of '
+                             f'{model.name}: {exc}') from None
+        model = model.with_payload(config.payload_mass, config.payload_com, frame=frame)
+    return model
+
+
 def build_board(config):
     """
     Load the true model and build a simulated board.
@@ -408,13 +468,4 @@ def build_board(config):
         The board (not yet serving).
 
     """
-    model = load_robot(config.robot, params=config.params or None)
-    if config.payload_mass > 0.0:
-        frame = config.payload_frame or model.end_effector
-        try:
-            model.frame(frame)
-        except RobodynError as exc:
-            raise InputError('payload_frame', f'{frame!r} is not a frame of '
-                             f'{model.name}: {exc}') from None
-        model = model.with_payload(config.payload_mass, config.payload_com, frame=frame)
-    return SimBoard(config, model)
+    return SimBoard(config, true_model(config))
