@@ -103,3 +103,19 @@ def test_a_short_run_reports_every_figure():
     assert len(res['rms_deg']) == 6 and all(math.isfinite(x) for x in res['rms_deg'])
     assert all(m >= r for m, r in zip(res['max_deg'], res['rms_deg']))
     assert res['period_p50_ms'] > 0.0 and res['host_cycle_p99_us'] >= res['host_cycle_p50_us']
+
+
+def test_real_time_options_reach_the_loop_node_as_parameters():
+    """--rt-priority, --cpus and --lock-memory become the node's parameters; defaults stay out."""
+    from argparse import Namespace
+
+    from robodyn_ros.cli.bench_cmd import _realtime_parameters
+    none = Namespace(rt_priority=0, cpus=None, lock_memory=False)
+    assert _realtime_parameters(none) == {}
+    every = Namespace(rt_priority=80, cpus=[1], lock_memory=True)
+    assert _realtime_parameters(every) == {'rt_priority': 80, 'cpus': [1], 'lock_memory': True}
+    proc = subprocess.run([sys.executable, '-m', 'robodyn_ros.cli.main', 'bench', 'loop',
+                           '--rt-priority', '100'], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 2 and 'Traceback' not in proc.stderr
+    assert '--rt-priority' in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -17,7 +17,7 @@
 import json
 import sys
 
-from .args import int_at_least, nonnegative_float, positive_float
+from .args import int_at_least, int_between, nonnegative_float, positive_float
 
 
 def add_parser(sub):
@@ -150,6 +150,13 @@ def _add_loop(benches):
                     help='time between stalls (default 1 s)')
     lp.add_argument('--payload', type=nonnegative_float, default=2.0, metavar='KG',
                     help='payload on the simulated arm, unknown to the model (default 2)')
+    lp.add_argument('--rt-priority', type=int_between(0, 99), default=0, metavar='P',
+                    help='SCHED_FIFO priority 1-99 of the thread that reads the board (0: '
+                         'normal scheduling, the default; needs rtprio, see docs/realtime.md)')
+    lp.add_argument('--cpus', type=int_at_least(0), nargs='+', metavar='CPU',
+                    help='CPUs that thread may run on (default: any)')
+    lp.add_argument('--lock-memory', action='store_true',
+                    help='lock the loop process\'s memory (mlockall)')
     lp.add_argument('--compare-graph', action='store_true',
                     help='then run the two-node graph with the same options (JSON: "graph")')
     lp.add_argument('--json', action='store_true', help='print JSON instead of tables')
@@ -293,6 +300,18 @@ def run_parallel(args):
     return 0
 
 
+def _realtime_parameters(args):
+    """Return the loop node's real-time parameters asked for (dict, defaults left out)."""
+    values = {}
+    if args.rt_priority:
+        values['rt_priority'] = int(args.rt_priority)
+    if args.cpus:
+        values['cpus'] = [int(c) for c in args.cpus]
+    if args.lock_memory:
+        values['lock_memory'] = True
+    return values
+
+
 def run_loop(args):
     """
     Execute ``robodyn bench loop``.
@@ -314,7 +333,7 @@ def run_loop(args):
     opts = LoopBenchOptions(rate=args.rate, seconds=args.seconds, mode=args.mode, law=args.law,
                             robot=args.robot, board_mode=args.board_mode,
                             stall_ms=args.stall_ms, stall_period=args.stall_period,
-                            payload=args.payload)
+                            payload=args.payload, loop_parameters=_realtime_parameters(args))
     opts.check()
     runs = [opts]
     if args.compare_graph and opts.mode != 'graph':
