@@ -36,14 +36,14 @@ from .pid import PDGravity, PID
 from .rls import RecursiveLeastSquares
 from .self_tuning import ParameterEstimatorSettings, SelfTuningComputedTorque
 from .sliding_mode import SlidingMode, switching_gain
-from .split_form import ImpedanceSetpoint
 from .slotine_li import SlotineLi
+from .split_form import ImpedanceSetpoint
 from .task_space import TaskReference, TaskSpaceComputedTorque
 from .vsst import SelfTunerSettings, SelfTuningRelay, VariableStructureSelfTuner
 
 __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'ControlStatus',
-           'Controller', 'FilteredDifference', 'ImpedanceSetpoint', 'JointReference', 'LAWS', 'MBVSST', 'Mode',
-           'ModelDynamics', 'PDGravity', 'PID', 'ParameterEstimatorSettings',
+           'Controller', 'FilteredDifference', 'ImpedanceSetpoint', 'JointReference', 'LAWS',
+           'MBVSST', 'Mode', 'ModelDynamics', 'PDGravity', 'PID', 'ParameterEstimatorSettings',
            'PayloadEstimator', 'PayloadEstimatorSettings', 'PayloadModel', 'PidGains',
            'RecursiveLeastSquares', 'SelfTunerSettings', 'SelfTuningComputedTorque',
            'SelfTuningRelay', 'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'StepOutput',
