@@ -36,6 +36,14 @@ outside the loop; at the next cycle boundary the old law releases its
 command stream (the interface holds the arm) and the new one takes the
 claim after its first three commands.
 
+``board_mode`` (``current`` or ``impedance``, fixed while active): in
+impedance mode the loop runs the law's split form and sends impedance
+set-points (the board closes the PD at its inner rate between frames, so a
+late frame is a late model correction, not a missing feedback); the hold is
+an impedance set-point too. Only the computed-torque laws have a split form
+(``computed_torque``, ``computed_torque_lme``, ``mbvsst``): another law is
+refused with impedance mode, and impedance mode with another law.
+
 Timing since activation (``diagnostics`` values and ``timing_log`` at exit):
 the period between state reports as they arrive, the host's cycle from a
 report's arrival to its current frame sent (``compute_*``) and the law's
@@ -69,6 +77,7 @@ from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
+from ..hardware.settings import BOARD_MODES
 from ..realtime import LoopTiming
 
 #: Law parameters the one-process loop does not take (the board sets the rate).
@@ -91,6 +100,11 @@ def loop_parameter_specs():
     return [
         ParamSpec('joint_states_decimation', 1, 'Publish joint_states every N-th board '
                   'report (1: every report)', low=1, high=1000),
+        ParamSpec('board_mode', 'current', 'How the loop commands the board: current '
+                  '(currents every cycle) or impedance (the split form of the law as impedance '
+                  'set-points, the board closes the PD at its inner rate between frames; '
+                  'computed_torque, computed_torque_lme and mbvsst)',
+                  choices=BOARD_MODES, constraints='cannot change while active'),
     ]
 
 
@@ -136,11 +150,23 @@ class ControlLoopNode(HardwareInterfaceNode):
                else s for s in law]
         return board + law + loop_parameter_specs()
 
+    def _settings(self):
+        driver, runtime = super()._settings()
+        return driver, replace(runtime, board_mode=self._values['board_mode'])
+
     def _on_parameter(self, changes):
         hardware = {k: v for k, v in changes.items() if k not in _LIVE and k != 'law'}
         pending = None
-        if 'law' in changes and self.controller is not None:
-            pending = self._build_law(changes['law'])         # checked before anything applies
+        if 'board_mode' in changes and self._hw is not None:
+            now = self._hw.settings
+            try:      # refused while active, before anything else is applied
+                replace(now, board_mode=changes['board_mode']).check(
+                    now if self._hw.state == 'active' else None)
+            except RobodynError as exc:
+                raise ValueError(str(exc)) from None
+        if ('law' in changes or 'board_mode' in changes) and self.controller is not None:
+            pending = self._build_law(changes.get('law', self._values['law']),
+                                      changes.get('board_mode'))   # checked before it applies
         gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
         if gains and self.controller is not None:
             try:      # every value of the set is checked before anything is applied
@@ -149,16 +175,23 @@ class ControlLoopNode(HardwareInterfaceNode):
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
         super()._on_parameter(hardware)
+        if 'board_mode' in hardware and self._hw is not None:
+            self._hw.update_settings(board_mode=hardware['board_mode'])
         if gains and self.controller is not None:
             apply_gains(self.controller, gains)
         self._values.update(changes)
         if pending is not None:
-            self._pending = pending
+            if self._hw is not None and self._hw.state == 'active':
+                self._pending = pending       # switched at the next cycle, under the hold
+            else:                             # no cycle runs: take it now
+                law, self.controller, cycle = pending
+                self._adopt(law, cycle)
 
     # ------------------------------------------------------------------ the law
-    def _build_law(self, law):
+    def _build_law(self, law, board_mode=None):
         v = dict(self._values)
         v['law'] = law
+        mode = board_mode or v['board_mode']
         model = self._model if v['model_friction'] else without_friction(self._model)
         try:   # the law's own options (unset ones take the law's defaults)
             opts = {k: v.get(k) for k in law_class(law).option_names() if v.get(k) is not None}
@@ -167,10 +200,21 @@ class ControlLoopNode(HardwareInterfaceNode):
             controller = make_controller(law, model, self._period, opts)
         except RobodynError as exc:
             raise ValueError(f'law {law!r}: {exc}') from None
-        cycle = ControlCycle(controller, model, v['state_timeout'], v['idle_reference'],
-                             None, StatePlausibility(model, v['plausibility_margin'],
-                                                     v['plausibility_speed_factor']))
+        try:   # impedance mode: the law's split form (refused for a law without one)
+            cycle = ControlCycle(controller, model, v['state_timeout'], v['idle_reference'],
+                                 None, StatePlausibility(model, v['plausibility_margin'],
+                                                         v['plausibility_speed_factor']),
+                                 split=mode == 'impedance')
+        except RobodynError as exc:
+            raise ValueError(f'board_mode {mode}: {exc}') from None
         return law, controller, cycle
+
+    def _adopt(self, law, cycle):
+        """Take a new cycle while no cycle runs (the trajectory carries over)."""
+        if self.cycle is not None:
+            cycle.trajectory, cycle.trajectory_start = (self.cycle.trajectory,
+                                                        self.cycle.trajectory_start)
+        self.cycle, self._source = cycle, f'law {law}'
 
     def _setup_commands(self):
         """Run the law in the I/O loop (at configure; the outputs are off)."""
@@ -219,9 +263,10 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._out = out
         if out.release:
             return [(None, now, self._source)]
-        if out.torque is None:
+        command = out.command
+        if command is None:
             return []
-        return [(out.torque, now, self._source)]
+        return [(command, now, self._source)]
 
     def _publish_sample(self, sample):
         """Time the cycle; hand the sample to the output thread (it never waits for DDS)."""
