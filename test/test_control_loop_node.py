@@ -226,3 +226,39 @@ def test_bad_board_mode_is_refused_with_a_clear_message():
         refused = loop.set_parameters([Parameter('board_mode', value='current')])[0]
         assert not refused.successful and 'cannot change while active' in refused.reason
         assert loop.trigger_deactivate() == SUCCESS
+
+
+def test_planned_trajectory_is_read_from_its_bytes():
+    """A dense plan reaches the cycle with its stamp as start; a plan with NaN is refused."""
+    from builtin_interfaces.msg import Duration, Time
+    from robodyn_ros.nodes.controller_node import TRAJECTORY_QOS
+    from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+    model = load_robot(ROBOT)
+    with sim_board('--rate', '1000', robot=ROBOT, params=None, transport='udp') as board, \
+            RosGraph() as graph:
+        loop = _loop(graph, board, law='computed_torque')
+        assert loop.trigger_configure() == SUCCESS
+        pub = graph.add(Node('plan_source', context=graph.context)).create_publisher(
+            JointTrajectory, 'planned_trajectory', TRAJECTORY_QOS)
+
+        def plan(bad=False):
+            msg = JointTrajectory(joint_names=list(reversed(model.joint_names)))
+            msg.header.stamp = Time(sec=1000, nanosec=500000000)
+            for k in range(300):
+                q = [0.01 * k + j for j in range(6)]
+                if bad and k == 7:
+                    q[2] = float('nan')
+                msg.points.append(JointTrajectoryPoint(
+                    positions=q, velocities=[1.0] * 6, accelerations=[0.0] * 6,
+                    time_from_start=Duration(sec=0, nanosec=10000000 * k)))
+            return msg
+
+        pub.publish(plan())
+        assert wait_until(lambda: loop.cycle.trajectory is not None, 10.0)
+        assert loop.cycle.trajectory_start == pytest.approx(1000.5)
+        ref = loop.cycle.trajectory.reference(0.5)
+        assert np.allclose(ref.q, [0.5 + j for j in reversed(range(6))])   # model order
+        first = loop.cycle.trajectory
+        pub.publish(plan(bad=True))
+        time.sleep(1.0)
+        assert loop.cycle.trajectory is first
