@@ -33,7 +33,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
                                     {'seconds': 0.5}, {'stall_ms': -1.0},
                                     {'stall_ms': 600.0}, {'stall_period': 0.05},
                                     {'stall_ms': 100.0, 'stall_period': 0.15},
-                                    {'seconds': math.nan}])
+                                    {'seconds': math.nan},
+                                    {'board_mode': 'impedance', 'mode': 'graph'},
+                                    {'board_mode': 'impedance', 'law': 'pid'},
+                                    {'board_mode': 'impedance', 'inner_rate': 500.0}])
 def test_bad_options_are_named(change):
     """Each bad option is refused with its name."""
     opts = LoopBenchOptions(**change)
@@ -119,3 +122,19 @@ def test_real_time_options_reach_the_loop_node_as_parameters():
                           timeout=120)
     assert proc.returncode == 2 and 'Traceback' not in proc.stderr
     assert '--rt-priority' in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_short_impedance_run_with_stalls():
+    """--board-mode impedance with host stalls: the board mode and the stalls in the JSON."""
+    env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    proc = subprocess.run([sys.executable, '-m', 'robodyn_ros.cli.main', 'bench', 'loop',
+                           '--seconds', '3', '--rate', '500', '--law', 'computed_torque',
+                           '--board-mode', 'impedance', '--inner-rate', '2000',
+                           '--stall-ms', '20', '--json'], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    res = json.loads(proc.stdout)
+    assert res['board_mode'] == 'impedance' and res['inner_rate_hz'] == 2000.0
+    assert res['stalls'] >= 1 and res['stall_ms'] == 20.0
+    assert len(res['max_deg']) == 6 and all(math.isfinite(x) for x in res['max_deg'])
+    assert 100 <= res['enabled_cycles'] <= 1.2 * 500 * res['seconds'] + 50, res

@@ -81,3 +81,23 @@ def test_without_idle_reference_the_law_gives_its_gravity_hold():
     out = cycle.run(0.001, 0.0)
     assert out.status.mode.value == 'hold'
     assert np.allclose(out.torque, ct.gravity_hold_torque(Q, np.zeros(3)))
+
+
+def test_split_cycle_gives_the_laws_setpoint_and_refuses_a_law_without_one():
+    """split=True: the set-point to send, its torque at the sample; a PID is refused by name."""
+    import pytest
+    from robodyn_ros.control.pid import PID
+    from robodyn_ros.errors import InputError
+    cycle, ct = _cycle(split=True)
+    cycle.take_state(Q, np.full(3, 0.1), 1.0)
+    out = cycle.run(1.001, 0.0)
+    fresh = ComputedTorque(ct.model, 0.005, omega=10.0)
+    sp, _ = fresh.impedance_step(1.001, Q, np.full(3, 0.1), cycle.idle)
+    assert out.command is out.setpoint and np.allclose(out.setpoint.kp, sp.kp)
+    assert np.allclose(out.setpoint.tau_ff, sp.tau_ff)
+    assert np.allclose(out.torque, sp.torque(Q, np.full(3, 0.1)))
+    stale = cycle.run(1.2, 0.0)
+    assert stale.command is None and stale.release
+    model = load_robot('ma3000')
+    with pytest.raises(InputError, match="'pid' has no split form"):
+        ControlCycle(PID(model, 0.005, 100.0, 10.0), model, 0.1, split=True)

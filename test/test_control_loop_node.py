@@ -16,9 +16,10 @@
 The one-process ``control_loop`` node on a real simulated board.
 
 Its cycle against the two-node graph's controller on the same recorded
-states (the same torques, every law), and a law switched while the arm is
+states (the same torques, every law), a law switched while the arm is
 held (the interface's hold covers the switch; the board's true joints show
-the drift).
+the drift), and ``board_mode`` impedance: a short run against the current
+mode's, and the values and combinations it refuses.
 """
 
 import time
@@ -38,6 +39,7 @@ from robodyn_ros.nodes.control_loop_node import ControlLoopNode
 from robodyn_ros.nodes.controller_node import ControllerNode
 from robodyn_ros.planning.point_to_point import point_to_point
 from ros_helpers import RosGraph
+from sensor_msgs.msg import JointState
 
 pytestmark = pytest.mark.ros
 SUCCESS = TransitionCallbackReturn.SUCCESS
@@ -139,3 +141,124 @@ def test_law_switch_is_covered_by_the_hold():
             assert loop.trigger_deactivate() == SUCCESS
         finally:
             truth.stop()
+
+
+def _there_and_back(q0, seconds, amplitude):
+    """Give a raised-cosine excursion that starts and ends at rest at ``q0``."""
+    t = np.arange(0.0, seconds + 1e-9, 1e-3)
+    w = 2.0 * np.pi / seconds
+    shape = 0.5 * (1.0 - np.cos(w * t))
+    q = q0 + amplitude * shape[:, None]
+    qd = amplitude * (0.5 * w * np.sin(w * t))[:, None]
+    qdd = amplitude * (0.5 * w * w * np.cos(w * t))[:, None]
+    return ReferenceSampler(t, q, qd, qdd)
+
+
+def _tracking_run(loop, board, errors, seconds=3.0):
+    """
+    Activate, follow a slow excursion from where the arm is, return the largest error [rad].
+
+    The law's reference runs on the host's clock and the simulated plant on
+    the board's, which falls behind when the machine is loaded: the error
+    then grows with the speed. The excursion is slow (0.16 rad/s at most)
+    so that this stays small beside what the test compares.
+    """
+    assert loop.trigger_activate() == SUCCESS
+    assert wait_until(lambda: loop._hw.drive_state.value == 'running', 10.0)
+    time.sleep(0.5)
+    q0 = np.array(board.request(cmd='state')['q'])
+    start = time.time() + 0.3
+    loop.cycle.set_trajectory(_there_and_back(q0, seconds, np.array(
+        [0.15, -0.12, 0.15, 0.0, 0.15, 0.0])), start)
+    time.sleep(0.3)
+    errors.clear()
+    time.sleep(seconds + 0.2)
+    window = [e for t, e in list(errors) if start <= t <= start + seconds]
+    assert loop._hw.drive_state.value == 'running', loop._hw.reaction.cause
+    assert loop.trigger_deactivate() == SUCCESS
+    assert len(window) > 20
+    return np.abs(np.array(window)).max(axis=0)
+
+
+def test_board_mode_impedance_tracks_like_current_mode():
+    """The split form of MBVSST on the board's inner PD: it tracks as the current mode does."""
+    with sim_board('--rate', '1000', '--inner-rate', '2000', robot=ROBOT, params=None,
+                   transport='udp', timeout=60.0) as board, RosGraph() as graph:
+        loop = _loop(graph, board, law='mbvsst', status_decimation=5)
+        errors = []
+        probe = graph.add(Node('error_probe', context=graph.context))
+        probe.create_subscription(JointState, '/control_loop/tracking_error',
+                                  lambda m: errors.append((time.time(), list(m.position))), 100)
+        assert loop.trigger_configure() == SUCCESS
+        current = _tracking_run(loop, board, errors)
+        result = loop.set_parameters([Parameter('board_mode', value='impedance')])[0]
+        assert result.successful, result.reason
+        assert loop.cycle.split and loop._hw.settings.board_mode == 'impedance'
+        impedance = _tracking_run(loop, board, errors)
+        print(f'max error [deg] current {np.degrees(current)}, impedance '
+              f'{np.degrees(impedance)}')
+        assert board.status()['mode'] == 'current'     # outputs off: the command forgotten
+        # Within twice the current mode's error, plus 0.5 deg for the host-board clock skew
+        # of a loaded machine (see _tracking_run).
+        assert np.all(impedance <= 2.0 * current + np.radians(0.5)), (current, impedance)
+
+
+def test_bad_board_mode_is_refused_with_a_clear_message():
+    """Unknown mode, a change while active, and a law without a split form are refused."""
+    with sim_board('--rate', '1000', robot=ROBOT, params=None, transport='udp') as board, \
+            RosGraph() as graph:
+        loop = _loop(graph, board, law='pid')
+        refused = loop.set_parameters([Parameter('board_mode', value='torque')])[0]
+        assert not refused.successful
+        assert "board_mode must be one of current, impedance, got 'torque'" in refused.reason
+        assert loop.trigger_configure() == SUCCESS
+        refused = loop.set_parameters([Parameter('board_mode', value='impedance')])[0]
+        assert not refused.successful and "'pid' has no split form" in refused.reason
+        assert 'computed_torque, computed_torque_lme or mbvsst' in refused.reason
+        assert loop._hw.settings.board_mode == 'current' and not loop.cycle.split
+        ok = loop.set_parameters([Parameter('law', value='computed_torque'),
+                                  Parameter('board_mode', value='impedance')])
+        assert all(r.successful for r in ok), [r.reason for r in ok]
+        assert loop.cycle.split and type(loop.controller).law == 'computed_torque'
+        refused = loop.set_parameters([Parameter('law', value='sliding_mode')])[0]
+        assert not refused.successful and "'sliding_mode' has no split form" in refused.reason
+        assert loop.trigger_activate() == SUCCESS
+        refused = loop.set_parameters([Parameter('board_mode', value='current')])[0]
+        assert not refused.successful and 'cannot change while active' in refused.reason
+        assert loop.trigger_deactivate() == SUCCESS
+
+
+def test_planned_trajectory_is_read_from_its_bytes():
+    """A dense plan reaches the cycle with its stamp as start; a plan with NaN is refused."""
+    from builtin_interfaces.msg import Duration, Time
+    from robodyn_ros.nodes.controller_node import TRAJECTORY_QOS
+    from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+    model = load_robot(ROBOT)
+    with sim_board('--rate', '1000', robot=ROBOT, params=None, transport='udp') as board, \
+            RosGraph() as graph:
+        loop = _loop(graph, board, law='computed_torque')
+        assert loop.trigger_configure() == SUCCESS
+        pub = graph.add(Node('plan_source', context=graph.context)).create_publisher(
+            JointTrajectory, 'planned_trajectory', TRAJECTORY_QOS)
+
+        def plan(bad=False):
+            msg = JointTrajectory(joint_names=list(reversed(model.joint_names)))
+            msg.header.stamp = Time(sec=1000, nanosec=500000000)
+            for k in range(300):
+                q = [0.01 * k + j for j in range(6)]
+                if bad and k == 7:
+                    q[2] = float('nan')
+                msg.points.append(JointTrajectoryPoint(
+                    positions=q, velocities=[1.0] * 6, accelerations=[0.0] * 6,
+                    time_from_start=Duration(sec=0, nanosec=10000000 * k)))
+            return msg
+
+        pub.publish(plan())
+        assert wait_until(lambda: loop.cycle.trajectory is not None, 10.0)
+        assert loop.cycle.trajectory_start == pytest.approx(1000.5)
+        ref = loop.cycle.trajectory.reference(0.5)
+        assert np.allclose(ref.q, [0.5 + j for j in reversed(range(6))])   # model order
+        first = loop.cycle.trajectory
+        pub.publish(plan(bad=True))
+        time.sleep(1.0)
+        assert loop.cycle.trajectory is first

@@ -37,6 +37,12 @@ least the requested time and records for that long. It reports:
 ``--stall-ms`` stops the process that runs the law (SIGSTOP, then SIGCONT)
 for that long once per ``--stall-period``: a host that stalls, as a page
 fault storm or a starved scheduler would make it.
+
+``--board-mode impedance`` (one process only; a law with a split form):
+the loop sends the law's impedance set-points and the simulated board
+closes their PD at ``--inner-rate`` between frames, so a stalled host leaves
+the board on the reference line, with the model terms of the last frame,
+until its watchdog (the demo's: 0.1 s).
 """
 
 from dataclasses import dataclass, field
@@ -52,7 +58,9 @@ import numpy as np
 from ..errors import InputError
 
 MODES = ('one-process', 'graph')
-BOARD_MODES = ('current',)
+BOARD_MODES = ('current', 'impedance')
+#: The simulated board's impedance-mode inner rate of the benchmark [Hz].
+INNER_RATE = 4000.0
 
 
 @dataclass
@@ -73,7 +81,11 @@ class LoopBenchOptions:
     robot : str
         Robot name or description file.
     board_mode : str
-        How the host commands the board: ``'current'``.
+        How the host commands the board: ``'current'`` or ``'impedance'``
+        (one process; a law with a split form).
+    inner_rate : float
+        The simulated board's impedance-mode PD and plant sub-step rate
+        [Hz] (impedance mode; a whole number of sub-steps per cycle).
     stall_ms : float
         Host stall length [ms] (0: none).
     stall_period : float
@@ -92,6 +104,7 @@ class LoopBenchOptions:
     law: str = 'mbvsst'
     robot: str = 'puma560'
     board_mode: str = 'current'
+    inner_rate: float = INNER_RATE
     stall_ms: float = 0.0
     stall_period: float = 1.0
     payload: float = 2.0
@@ -112,6 +125,8 @@ class LoopBenchOptions:
         if self.board_mode not in BOARD_MODES:
             raise InputError('--board-mode', f'one of {", ".join(BOARD_MODES)}, got '
                                              f'{self.board_mode!r}')
+        if self.board_mode == 'impedance':
+            self._check_impedance()
         if not (math.isfinite(self.seconds) and 1.0 <= self.seconds <= 3600.0):
             raise InputError('--seconds', f'must be in [1, 3600] s, got {self.seconds}')
         if not (math.isfinite(self.stall_ms) and 0.0 <= self.stall_ms <= 500.0):
@@ -119,6 +134,19 @@ class LoopBenchOptions:
         if not (math.isfinite(self.stall_period)
                 and self.stall_period >= max(0.1, 2e-3 * self.stall_ms)):
             raise InputError('--stall-period', 'must be at least 0.1 s and twice the stall')
+
+    def _check_impedance(self):
+        from ..control.factory import law_class
+        if self.mode != 'one-process':
+            raise InputError('--board-mode', 'impedance needs --mode one-process (the '
+                                             'two-node graph sends currents)')
+        if not law_class(self.law).has_split_form:
+            raise InputError('--board-mode', f'impedance needs a law with a split form '
+                                             f'(computed_torque, computed_torque_lme, mbvsst), '
+                                             f'not {self.law!r}')
+        if not (math.isfinite(self.inner_rate) and self.rate <= self.inner_rate <= 100000.0):
+            raise InputError('--inner-rate', f'must be in [{self.rate:g}, 100000] Hz, got '
+                                             f'{self.inner_rate}')
 
 
 class Staller:
@@ -253,7 +281,9 @@ def _result(opts, run, cycles, stalls, load):
     to_deg = 180.0 / math.pi
     out = {
         'mode': opts.mode, 'law': opts.law, 'robot': opts.robot, 'rate_hz': opts.rate,
-        'board_mode': opts.board_mode, 'seconds': run.end - run.start,
+        'board_mode': opts.board_mode,
+        'inner_rate_hz': opts.inner_rate if opts.board_mode == 'impedance' else None,
+        'seconds': run.end - run.start,
         'stall_ms': opts.stall_ms, 'stalls': stalls,
         'missed_cycles': int(missed), 'enabled_cycles': int(enabled),
         'catch_up_cycles': int(catch_up),
@@ -308,10 +338,14 @@ def run(opts, progress=None):
     from ..demo.session import DemoSession
     from ..model import load_robot
     opts.check()
+    hardware, board = dict(opts.loop_parameters), []
+    if opts.board_mode == 'impedance':
+        hardware['board_mode'] = 'impedance'
+        board = ['--inner-rate', f'{opts.inner_rate:g}']
     cfg = DemoConfig(robot=opts.robot, controllers=[opts.law], rate=opts.rate, mode=opts.mode,
                      payload=opts.payload, settle=0.0, board_control=True, record=False,
                      out=tempfile.mkdtemp(prefix='robodyn_bench_loop_'),
-                     hardware_parameters=dict(opts.loop_parameters))
+                     hardware_parameters=hardware, board_arguments=board)
     cfg.check()
     model = load_robot(opts.robot)
     session = DemoSession(cfg, model, progress or (lambda line: None))
@@ -350,8 +384,9 @@ def format_result(res, title=None):
         The table.
 
     """
+    inner = (f' (inner {res["inner_rate_hz"]:g} Hz)' if res.get('inner_rate_hz') else '')
     lines = [title or (f'{res["mode"]} loop: {res["law"]} on {res["robot"]} at '
-                       f'{res["rate_hz"]:g} Hz, {res["board_mode"]} mode, '
+                       f'{res["rate_hz"]:g} Hz, {res["board_mode"]} mode{inner}, '
                        f'{res["seconds"]:.1f} s'
                        + (f', {res["stalls"]} stalls of {res["stall_ms"]:g} ms'
                           if res['stalls'] else '')

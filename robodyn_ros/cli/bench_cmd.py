@@ -126,7 +126,7 @@ def _add_controller(benches):
 
 
 def _add_loop(benches):
-    from ..bench.loop import BOARD_MODES, MODES
+    from ..bench.loop import BOARD_MODES, INNER_RATE, MODES
     lp = benches.add_parser(
         'loop', help='the control loop on the simulated board: missed cycles, timing, CPU',
         description='Start the simulated board and the loop (one process, or the two-node '
@@ -144,7 +144,10 @@ def _add_loop(benches):
                     help='library robot, example robot or URDF/xacro (default puma560)')
     lp.add_argument('--board-mode', choices=BOARD_MODES, default='current',
                     help=f'board command mode (choices: {", ".join(BOARD_MODES)}; default '
-                         'current)')
+                         'current; impedance: one process, a computed-torque law)')
+    lp.add_argument('--inner-rate', type=positive_float, default=INNER_RATE, metavar='HZ',
+                    help='impedance-mode PD rate of the simulated board (default '
+                         f'{INNER_RATE:g})')
     lp.add_argument('--stall-ms', type=nonnegative_float, default=0.0, metavar='MS',
                     help='stop the law process this long once per --stall-period (default 0)')
     lp.add_argument('--stall-period', type=positive_float, default=1.0, metavar='S',
@@ -348,12 +351,13 @@ def run_loop(args):
     from ..demo.processes import PartFailed
     opts = LoopBenchOptions(rate=args.rate, seconds=args.seconds, mode=args.mode, law=args.law,
                             robot=args.robot, board_mode=args.board_mode,
-                            stall_ms=args.stall_ms, stall_period=args.stall_period,
-                            payload=args.payload, loop_parameters=_realtime_parameters(args))
+                            inner_rate=args.inner_rate, stall_ms=args.stall_ms,
+                            stall_period=args.stall_period, payload=args.payload,
+                            loop_parameters=_realtime_parameters(args))
     opts.check()
     runs = [opts]
-    if args.compare_graph and opts.mode != 'graph':
-        runs.append(replace(opts, mode='graph'))
+    if args.compare_graph and opts.mode != 'graph':   # the graph sends currents
+        runs.append(replace(opts, mode='graph', board_mode='current'))
 
     def progress(line):
         if not args.json:

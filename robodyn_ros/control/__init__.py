@@ -16,7 +16,9 @@
 Control laws (no rclpy): one interface, ``tau, status = controller.step(t, q, qd, reference)``.
 
 See ``docs/control.md``. Every law derives from :class:`Controller`; the
-safe outputs, saturation and input checks live there.
+safe outputs, saturation and input checks live there. The computed-torque
+laws also give impedance set-points for a board that closes the PD itself
+(``controller.impedance_step``, :mod:`.split_form`).
 """
 
 from .base import Controller, ControlStatus, JointReference, Mode, StepOutput
@@ -37,12 +39,13 @@ from .rls import RecursiveLeastSquares
 from .self_tuning import ParameterEstimatorSettings, SelfTuningComputedTorque
 from .sliding_mode import SlidingMode, switching_gain
 from .slotine_li import SlotineLi
+from .split_form import ImpedanceSetpoint
 from .task_space import TaskReference, TaskSpaceComputedTorque
 from .vsst import SelfTunerSettings, SelfTuningRelay, VariableStructureSelfTuner
 
 __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'ControlStatus',
-           'Controller', 'FilteredDifference', 'JointReference', 'LAWS', 'MBVSST', 'Mode',
-           'ModelDynamics', 'PDGravity', 'PID', 'ParameterEstimatorSettings',
+           'Controller', 'FilteredDifference', 'ImpedanceSetpoint', 'JointReference', 'LAWS',
+           'MBVSST', 'Mode', 'ModelDynamics', 'PDGravity', 'PID', 'ParameterEstimatorSettings',
            'PayloadEstimator', 'PayloadEstimatorSettings', 'PayloadModel', 'PidGains',
            'RecursiveLeastSquares', 'SelfTunerSettings', 'SelfTuningComputedTorque',
            'SelfTuningRelay', 'SlidingMode', 'SlotineLi', 'StateVariableFilter', 'StepOutput',

@@ -41,7 +41,9 @@ saturates), or overrides ``_compiled_step(state, ref, out)``, which writes the
 saturated torque, the saturated flags and the error into the preallocated
 :class:`StepOutput` and returns an outcome code of :mod:`.saturation` (the
 computed-torque laws: one compiled call per sample). The base class turns
-the code into the :class:`ControlStatus`.
+the code into the :class:`ControlStatus`. The split form for a board in
+impedance mode, ``setpoint, status = controller.impedance_step(...)``, is
+the same template (:mod:`.split_form`), for the laws that have one.
 """
 
 from abc import ABC
@@ -54,6 +56,7 @@ from .checks import check_period, checked_vector, per_joint
 from .model_dynamics import ModelDynamics
 from .options import checked_options
 from .saturation import BAD_TORQUE, saturate_entry, SATURATED
+from .split_form import SplitForm
 from .step_records import ControlStatus, JointReference, MeasuredState, Mode, StepOutput
 from ..errors import InputError
 
@@ -61,7 +64,7 @@ __all__ = ['check_period', 'ControlStatus', 'Controller', 'JointReference', 'Mea
            'Mode', 'per_joint', 'StepOutput']
 
 
-class Controller(ABC):
+class Controller(SplitForm, ABC):
     """
     A discrete-time control law with checked inputs, saturation and safe outputs.
 

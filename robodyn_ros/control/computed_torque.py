@@ -35,6 +35,12 @@ variable-structure self-tuners (:class:`~robodyn_ros.control.mbvsst.MBVSST`)
 are optional parts composed into this one implementation, whose sample is
 the loop-form :func:`~robodyn_ros.control.ct_step.ct_step` on the parts'
 records (one compiled call with numba and the C kernels).
+
+Every form has a split form for a board in impedance mode
+(:meth:`~robodyn_ros.control.split_form.SplitForm.impedance_step`): the
+reference, the gains scaled by the diagonal of the model inertia (the
+decoupled approximation) and the model terms along the reference as
+feed-forward, one compiled call of :func:`~robodyn_ros.control.ct_split.ct_split`.
 """
 
 import math
@@ -44,6 +50,7 @@ import numpy as np
 from . import ct_step as step
 from .base import Controller
 from .checks import as_vector, per_joint
+from .ct_split import ct_split_entry, python_split
 from .gains import ct_gains
 from .jit import AVAILABLE, record
 from .payload import estimator_dtype
@@ -97,6 +104,7 @@ class ComputedTorque(Controller):
     law = 'computed_torque'
     law_options = ('omega', 'zeta', 'kp', 'kd', 'ki', 'form', 'compiled')
     live_gains = ('kp', 'kd', 'ki')
+    has_split_form = True
     #: Natural frequency of the gains built from options without gains [rad/s] (None:
     #: the constructor's own gains).
     default_omega = 20.0
@@ -203,6 +211,8 @@ class ComputedTorque(Controller):
         entries = self._compiled and AVAILABLE
         self._command = step.command_entry if entries else python[1]
         self._integrate = step.integrate_entry if entries else python[2]
+        self._split_step = ct_split_entry if native else python_split()
+        self._split_warm = not native
         if native and type(self)._compiled_step is ComputedTorque._compiled_step:
             self._warm()
 
@@ -231,7 +241,32 @@ class ComputedTorque(Controller):
         self._step(self._law.copy(), self._est.copy(), self._tun.copy(), self._handles, z, z,
                    z, z, z, out)
 
+    def prepare_split(self):
+        """
+        Compile (or load) the split form now, on copies of the records, not in a cycle.
+
+        Raises
+        ------
+        InputError
+            If the law has no split form (a subclass that computes in Python).
+
+        """
+        super().prepare_split()
+        if self._split_warm:
+            return
+        z = np.zeros(self.n)
+        out = record(self._out.record.dtype)
+        split = self._split_output()
+        self._split_step(self._law.copy(), self._est.copy(), self._tun.copy(), self._handles,
+                         z, z, z, z, z, out, split.record.copy())
+        self._split_warm = True
+
     # ------------------------------------------------------------------ the law
+    def _compiled_split(self, state, ref, out, setpoint):
+        self._law[0]['steps'] = self._elapsed(state.t)
+        return self._split_step(self._law, self._est, self._tun, self._handles, state.q,
+                                state.qd, ref.q, ref.qd, ref.qdd, out.record, setpoint.record)
+
     def _compiled_step(self, state, ref, out):
         self._law[0]['steps'] = self._elapsed(state.t)
         return self._step(self._law, self._est, self._tun, self._handles, state.q, state.qd,

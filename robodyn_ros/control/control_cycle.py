@@ -28,9 +28,10 @@ independently of where the state comes from and where the torque goes (the
 * re-anchoring: after a stretch without a usable state longer than the
   state timeout, the trajectory in progress is dropped and the measured
   position held, so a controller never chases a stale reference;
-* what to send: the law's torque; or, when there is no state to trust,
-  nothing, with one *release* at the moment the commands stop (the hardware
-  interface then holds the arm itself).
+* what to send: the law's torque (or, with ``split``, its impedance
+  set-point for a board in impedance mode, :mod:`.split_form`); or, when
+  there is no state to trust, nothing, with one *release* at the moment the
+  commands stop (the hardware interface then holds the arm itself).
 """
 
 import math
@@ -50,23 +51,32 @@ class CycleOutput:
     Attributes
     ----------
     torque : numpy.ndarray or None
-        Torque to send (n,) [N m or N], None to send nothing.
+        Torque to send (n,) [N m or N], None to send nothing; with a split
+        set-point, the torque of its PD at the sample.
     release : bool
         Send a release now (the commands stop).
     status : ControlStatus
         The law's status (mode ZERO: no usable state).
     law_time : float
         Time spent in the law [s] (NaN when it did not run).
+    setpoint : ImpedanceSetpoint or None
+        What to send instead of the torque in split mode.
 
     """
 
-    __slots__ = ('torque', 'release', 'status', 'law_time')
+    __slots__ = ('torque', 'release', 'status', 'law_time', 'setpoint')
 
-    def __init__(self, torque, release, status, law_time):
+    def __init__(self, torque, release, status, law_time, setpoint=None):
         self.torque = torque
         self.release = release
         self.status = status
         self.law_time = law_time
+        self.setpoint = setpoint
+
+    @property
+    def command(self):
+        """Give what to send: the set-point in split mode, else the torque (or None)."""
+        return self.setpoint if self.setpoint is not None else self.torque
 
 
 class ControlCycle:
@@ -88,11 +98,22 @@ class ControlCycle:
         positions instead of the measured one.
     plausibility : StatePlausibility, optional
         The checks (default margin 0.1, speed factor 1.5).
+    split : bool
+        Run the law's split form (impedance set-points for a board in
+        impedance mode); the law must have one (checked and compiled here).
+
+    Raises
+    ------
+    InputError
+        With ``split``, for a law without a split form (naming it).
 
     """
 
     def __init__(self, controller, model, state_timeout, idle_reference='hold_position',
-                 velocity_cutoff=None, plausibility=None):
+                 velocity_cutoff=None, plausibility=None, split=False):
+        if split:
+            controller.prepare_split()
+        self.split = bool(split)
         self.controller = controller
         self.state_timeout = float(state_timeout)
         self.idle_reference = idle_reference
@@ -212,7 +233,13 @@ class ControlCycle:
             self._resume(q, now)
             ref = self._reference(q, clock) if np.isfinite(q).all() else None
             before = time.monotonic()
-            tau, status = ctl.step(now if law_time is None else law_time, q, qd, ref)
+            t = now if law_time is None else law_time
+            if self.split:
+                setpoint, status = ctl.impedance_step(t, q, qd, ref)
+                tau = ctl.last_torque if setpoint is not None else None
+            else:
+                setpoint = None
+                tau, status = ctl.step(t, q, qd, ref)
             law_time = time.monotonic() - before
         if status.mode == Mode.ZERO:
             release = self.commanding
@@ -221,7 +248,7 @@ class ControlCycle:
                 self.gap_since = now
             return CycleOutput(None, release, status, law_time)
         self.commanding = True
-        return CycleOutput(tau, False, status, law_time)
+        return CycleOutput(tau, False, status, law_time, setpoint)
 
     def _reference(self, q, clock):
         if self.trajectory is not None:

@@ -44,8 +44,9 @@ from .vsst_step import tuner_setpoint, tuner_step
 #: Codes of the computed-torque forms.
 FORM_CODES = {'tracking': 0, 'regulation': 1, 'predictive': 2}
 
-#: Rows of the law record's work array.
-W, SETPOINT, ERROR = 0, 1, 2
+#: Rows of the law record's work array (the split form's, :mod:`.ct_split`: the inertia
+#: diagonal and four rows of scratch from ``SCRATCH``).
+W, SETPOINT, ERROR, DIAGONAL, SCRATCH = 0, 1, 2, 3, 4
 
 
 @functools.lru_cache(maxsize=None)
@@ -67,7 +68,8 @@ def law_dtype(n):
         use (``adapt``: estimator sampled, ``payload``: estimate in the
         model, ``tune``: tuners), gains ``kp``, ``kd``, ``ki``, the error
         ``integral``, its ``band_low`` / ``band_high``, the torque ``limit``,
-        the tuners' torque per unit ``relay`` (n,), and work rows.
+        the tuners' torque per unit ``relay`` (n,), work rows and the
+        ``matrix`` buffer (n * n, row-major) of the split form's inertia.
 
     """
     cap = capacity(n)
@@ -77,7 +79,8 @@ def law_dtype(n):
                      ('payload', np.bool_), ('tune', np.bool_), ('kp',) + vec, ('kd',) + vec,
                      ('ki',) + vec, ('integral',) + vec, ('band_low',) + vec,
                      ('band_high',) + vec, ('limit',) + vec, ('relay',) + vec,
-                     ('work', np.float64, (3, cap))], align=True)
+                     ('work', np.float64, (8, cap)), ('matrix', np.float64, (cap * cap,))],
+                    align=True)
 
 
 @jitable

@@ -187,8 +187,10 @@ class SelfTuningComputedTorque(ComputedTorque):
         self._count = 0
         self.adapt = bool(adapt)
 
-    # The torque comes from the regressor in Python, not from the compiled sample.
+    # The torque comes from the regressor in Python, not from the compiled sample (and
+    # it has no split form).
     _compiled_step = Controller._compiled_step
+    has_split_form = False
 
     @classmethod
     def _keywords(cls, model, opts):

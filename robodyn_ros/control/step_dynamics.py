@@ -16,17 +16,21 @@
 The dynamics a control step needs, behind one small indirection over the kernels.
 
 The loop-form control code (the computed torque, the payload estimator)
-needs two quantities of the controller's model:
+needs these quantities of the controller's model:
 
 * :func:`model_torque`: the inverse dynamics, friction included, of the
   model carrying a point-mass payload ``m``, ``tau_0 + m y_m`` (seed 003
   eq. 4.1; the friction is the model's without the payload);
 * :func:`payload_regressor`: ``y_m``, the rigid-body torque of a unit
-  payload at its place.
+  payload at its place;
+* :func:`inertia_diagonal`: the diagonal of the joint-space inertia of the
+  model carrying the payload (the split form's gains, :mod:`.ct_split`).
 
 Each is one call of the robot's kernels (:class:`StepKernels`):
 ``inverse_dynamics`` without a payload, ``inverse_dynamics_payload`` with
-``[m, cx, cy, cz]``, and ``payload_torque`` at ``[cx, cy, cz]``.
+``[m, cx, cy, cz]``, ``payload_torque`` at ``[cx, cy, cz]`` and
+``mass_matrix`` (the inertia diagonal adds ``n + 1`` calls of
+``payload_torque`` when the payload mass is not zero).
 """
 
 import numpy as np
@@ -34,7 +38,7 @@ import numpy as np
 from .jit import AVAILABLE, call_kernel, jitable
 
 #: Kernel indices of :class:`StepKernels`.
-BASE_FULL, PAYLOAD_FULL, PAYLOAD_UNIT = 0, 1, 2
+BASE_FULL, PAYLOAD_FULL, PAYLOAD_UNIT, MASS_MATRIX = 0, 1, 2, 3
 
 _PAYLOAD_ENTRY_POINTS = ('inverse_dynamics_payload', 'payload_torque')
 
@@ -43,6 +47,13 @@ def _writer(fn):
     """Wrap ``fn(q, qd, qdd) -> tau`` as ``f(q, qd, qdd, out)``."""
     def call(q, qd, qdd, out):
         out[:] = fn(q, qd, qdd)
+    return call
+
+
+def _matrix_writer(fn):
+    """Wrap ``fn(q) -> M`` (n, n) as ``f(q, out)`` with ``out`` the (n * n,) row-major buffer."""
+    def call(q, out):
+        out[:] = fn(q).reshape(-1)
     return call
 
 
@@ -84,7 +95,9 @@ class StepKernels:
     handles : numpy.ndarray or tuple
         What :func:`~robodyn_ros.control.jit.call_kernel` takes: the
         addresses (``numpy.intp``) when :attr:`compiled`, else callables
-        ``f(..., out)`` (``tau_0`` through ``dynamics.inverse_dynamics``).
+        ``f(..., out)`` (``tau_0`` through ``dynamics.inverse_dynamics``,
+        the mass matrix through ``dynamics.mass_matrix`` into an (n * n,)
+        row-major buffer).
     compiled : bool
         Whether the step can run compiled.
 
@@ -99,11 +112,12 @@ class StepKernels:
             addresses = [base.c_address('inverse_dynamics')]
             addresses += [0 if payload_kernels is None else payload_kernels.c_address(name)
                           for name in _PAYLOAD_ENTRY_POINTS]
+            addresses.append(base.c_address('mass_matrix'))
             self.handles = np.array(addresses, dtype=np.intp)
         else:
             self.handles = (_writer(dynamics.inverse_dynamics),) + tuple(
                 None if payload_kernels is None else getattr(payload_kernels, name)
-                for name in _PAYLOAD_ENTRY_POINTS)
+                for name in _PAYLOAD_ENTRY_POINTS) + (_matrix_writer(dynamics.mass_matrix),)
 
     def __repr__(self):
         return f'StepKernels(compiled={self.compiled})'
@@ -133,3 +147,31 @@ def model_torque(kernels, payload, q, qd, qdd, mass, out):
     else:
         payload[0] = mass
         call_kernel(kernels, PAYLOAD_FULL, (q, qd, qdd, payload, out))
+
+
+@jitable
+def inertia_diagonal(kernels, payload, q, mass, matrix, work, out):
+    """
+    Diagonal of the inertia of the model carrying ``mass`` kg at ``q``, (n,) into ``out``.
+
+    ``M_jj(q) + mass Mp_jj(q)``, armature included: one ``mass_matrix``
+    call into ``matrix`` ((n * n,) C-contiguous float buffer) and, with a
+    payload, ``n + 1`` calls of ``payload_torque``: ``Mp_jj = y_m(q, 0,
+    e_j)_j - y_m(q, 0, 0)_j``. ``work`` is a (4, n) float buffer.
+    """
+    n = q.shape[0]
+    call_kernel(kernels, MASS_MATRIX, (q, matrix))
+    for j in range(n):
+        out[j] = matrix[j * n + j]
+    if mass == 0.0:
+        return
+    zero, unit, column, static = work[0][:n], work[1][:n], work[2][:n], work[3][:n]
+    for j in range(n):
+        zero[j] = 0.0
+        unit[j] = 0.0
+    payload_regressor(kernels, payload, q, zero, zero, static)
+    for j in range(n):
+        unit[j] = 1.0
+        payload_regressor(kernels, payload, q, zero, unit, column)
+        unit[j] = 0.0
+        out[j] = out[j] + mass * (column[j] - static[j])

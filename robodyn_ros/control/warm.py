@@ -18,7 +18,8 @@ Compile the control laws' loop code ahead, so that no configure waits for it.
 The compiled steps are cached on disk by numba, once per state record type
 (the records are padded to a capacity, so one compile serves every robot up
 to sixteen joints). :func:`warm_up` builds every law once on a model and runs
-one sample of each; ``robodyn warm`` calls it at setup.
+one sample of each (and prepares the split form of the laws that have one,
+for a board in impedance mode); ``robodyn warm`` calls it at setup.
 """
 
 import numpy as np
@@ -59,5 +60,7 @@ def warm_up(model, period=0.001):
         controller.reset()
         controller.step(0.0, q, zero, reference)
         controller.step(period, q, zero, reference)
+        if controller.has_split_form:
+            controller.prepare_split()
         run.append(law)
     return tuple(run)

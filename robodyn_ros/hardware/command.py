@@ -34,13 +34,17 @@ import threading
 
 import numpy as np
 
+from ..control.split_form import FIELDS, ImpedanceSetpoint
+
 
 class CommandChannel:
     """
     The newest valid torque command of the one source that holds the claim.
 
     Commands arrive from any thread with the identity of their source (a
-    publisher). Each is checked on arrival: a wrong length, a non-finite
+    publisher): joint torques, or impedance set-points (a law's split form,
+    :class:`~robodyn_ros.control.split_form.ImpedanceSetpoint`, for a board
+    in impedance mode). Each is checked on arrival: a wrong length, a non-finite
     value or an effort above the joint's limit is **rejected** (counted,
     with the reason kept) and never replaces the last valid command, so the
     staleness timeout still runs from that one. One source at a time holds
@@ -96,15 +100,20 @@ class CommandChannel:
 
         Parameters
         ----------
-        torque : array_like
-            Joint torques [N m or N], (n,).
+        torque : array_like or ImpedanceSetpoint
+            Joint torques [N m or N], (n,); or a set-point (each field (n,)
+            and finite, gains >= 0, the feed-forward within the effort
+            limits).
 
         Returns
         -------
         tuple
-            ``(array, '')`` when valid, ``(None, reason)`` otherwise.
+            ``(array or set-point, '')`` when valid, ``(None, reason)``
+            otherwise.
 
         """
+        if isinstance(torque, ImpedanceSetpoint):
+            return self._check_setpoint(torque)
         try:
             arr = np.asarray(torque, dtype=float).reshape(-1)
         except (TypeError, ValueError):
@@ -122,14 +131,34 @@ class CommandChannel:
                           f'{self.effort_limits[j]:.6g} of joint index {j}')
         return arr, ''
 
+    def _check_setpoint(self, setpoint):
+        for name in FIELDS:
+            arr = getattr(setpoint, name)
+            if not isinstance(arr, np.ndarray) or arr.shape != (self.n,):
+                return None, f'impedance set-point {name} is not {self.n} values'
+            finite = np.isfinite(arr)
+            if not finite.all():
+                return None, (f'impedance set-point {name} is not finite for joint index '
+                              f'{int(np.argmin(finite))}')
+            if name in ('kp', 'kd') and (arr < 0.0).any():
+                return None, (f'impedance set-point {name} is negative for joint index '
+                              f'{int(np.argmax(arr < 0.0))}')
+        over = np.abs(setpoint.tau_ff) > self.effort_limits
+        if over.any():
+            j = int(np.argmax(over))
+            return None, (f'impedance set-point feed-forward {setpoint.tau_ff[j]:.6g} exceeds '
+                          f'the effort limit {self.effort_limits[j]:.6g} of joint index {j}')
+        return setpoint, ''
+
     def put(self, torque, stamp, source=None, timeout=math.inf):
         """
         Offer a command.
 
         Parameters
         ----------
-        torque : array_like
-            Joint torques [N m or N], (n,), in model order.
+        torque : array_like or ImpedanceSetpoint
+            Joint torques [N m or N], (n,), in model order, or an impedance
+            set-point (see :meth:`check`).
         stamp : float
             Arrival time [s, monotonic].
         source : hashable, optional

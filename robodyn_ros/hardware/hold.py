@@ -27,12 +27,18 @@ held position: ``Kp_j = M_jj w^2``, ``Kd_j = 2 w M_jj``. A payload the
 model does not know is carried by the PD term (a steady error of its
 gravity torque over ``Kp``). The friction compensation and the effort and
 current limits of the interface apply to this torque as to any command.
+
+With the board in impedance mode the hold is the same law as a set-point
+(:meth:`PositionHold.setpoint`: ``q_ref`` the held position, ``qd_ref = 0``,
+the hold's gains, the gravity torque as feed-forward), so the board keeps
+closing it between the host's frames.
 """
 
 import math
 
 import numpy as np
 
+from ..control.split_form import ImpedanceSetpoint
 from ..dynamics.codegen import kernels
 from ..errors import InputError
 
@@ -103,6 +109,28 @@ class PositionHold:
         """
         return (self.kernels.gravity(np.ascontiguousarray(q, dtype=float))
                 + self.kp * (self.position - q) - self.kd * qd)
+
+    def setpoint(self, q):
+        """
+        Hold as an impedance set-point (impedance mode).
+
+        Parameters
+        ----------
+        q : numpy.ndarray
+            Measured positions, (n,) (the gravity torque is taken there, as
+            :meth:`torque` does).
+
+        Returns
+        -------
+        ImpedanceSetpoint
+            ``q_ref`` the held position, ``qd_ref = 0``, ``kp``, ``kd`` and
+            ``tau_ff = g(q)`` (before friction compensation and limits); at
+            the sample's state its torque is :meth:`torque`'s.
+
+        """
+        gravity = self.kernels.gravity(np.ascontiguousarray(q, dtype=float))
+        return ImpedanceSetpoint(self.position, np.zeros(self.model.n), self.kp, self.kd,
+                                 np.array(gravity, dtype=float))
 
     def __repr__(self):
         return f'PositionHold({self.model.name!r}, bandwidth={self.bandwidth:g} rad/s)'

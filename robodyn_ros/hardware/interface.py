@@ -37,7 +37,10 @@ the fault reaction's state (:mod:`.fault_reaction`): running, it sends the
 claim holder's command; holding, its own :class:`~.hold.PositionHold`; in
 every other state no set-points (outputs off, brakes on). Both go through
 friction compensation and the joint-limit, effort and current limits
-(:class:`~.command.CurrentCommand`).
+(:class:`~.command.CurrentCommand`). With ``board_mode='impedance'`` a
+command source may give impedance set-points (a law's split form) instead
+of torques, and the hold is an impedance set-point too (see
+:mod:`.output_stage`).
 """
 
 from dataclasses import replace
@@ -101,8 +104,10 @@ class HardwareInterface:
         and returns the commands for it (a law in the same process computes
         its torque from the sample; a topic gives what arrived since the
         last call), oldest first, each as ``(torque, stamp, source)``: joint
-        torques (n,) in model order [N m or N] (None: the source releases
-        its claim), arrival time [s, monotonic] and the sender's identity;
+        torques (n,) in model order [N m or N] or an
+        :class:`~robodyn_ros.control.split_form.ImpedanceSetpoint` (None: the
+        source releases its claim), arrival time [s, monotonic] and the
+        sender's identity;
         or a :class:`~.errors.CommandRejected` for a message that cannot
         be used. Commands can also be given with :meth:`set_command`.
     reaction : FaultReaction
@@ -456,6 +461,7 @@ class HardwareInterface:
         last = self.driver.last_sample
         values = {
             'state': self.state,
+            'board_mode': self.settings.board_mode,
             'drive_state': self.reaction.state.value,
             'drive_state_cause': self.reaction.cause,
             'command_source': (str(self.commands.owner) if self.commands.claimed else ''),

@@ -26,6 +26,15 @@ off after the hold time; after a fault it stays off until reset (or, with
 ``auto_recover``, holds once the cause is gone). Every torque goes through
 friction compensation and the joint-limit, effort and current limits
 (:class:`~.command.CurrentCommand`).
+
+Board mode ``impedance`` (:class:`~.settings.InterfaceSettings`): an
+impedance set-point (a law's split form) is sent as an impedance frame, its
+feed-forward with the friction compensation along the reference and the
+joint-limit and effort limits (:class:`~.impedance_command.ImpedanceCommand`),
+and the hold is sent as the set-point of :meth:`~.hold.PositionHold.setpoint`,
+so the board keeps closing it between frames. A torque command goes as
+currents in either mode; a set-point in current mode goes as the torque of
+its PD at the sample (``ImpedanceSetpoint.torque``).
 """
 
 import time
@@ -35,6 +44,8 @@ import numpy as np
 from .command import CommandChannel, CurrentCommand
 from .errors import CommandRejected, HardwareError, TransportError
 from .fault_reaction import DriveState
+from .impedance_command import ImpedanceCommand
+from ..control.split_form import ImpedanceSetpoint
 
 S = DriveState
 
@@ -66,7 +77,7 @@ class OutputStage:
     ----------
     hold, friction : PositionHold, FrictionCompensator
         Replaced when settings change.
-    last_result : CurrentResult or None
+    last_result : CurrentResult or ImpedanceResult or None
         The last cycle's conversion.
 
     """
@@ -84,6 +95,7 @@ class OutputStage:
         self.hold = hold
         self.friction = friction
         self.pipeline = None
+        self.impedance = None
         self.last_result = None
         self.enabled_at = 0.0
         self._next_recover = 0.0
@@ -92,9 +104,11 @@ class OutputStage:
         self._rejected_seen = 0
 
     def configured(self):
-        """Build the torque-to-current pipeline once the board is known."""
+        """Build the torque-to-current and impedance pipelines once the board is known."""
         self.pipeline = CurrentCommand(self.model, self.driver.scaling,
                                        self.driver.current_limit)
+        self.impedance = ImpedanceCommand(self.model, self.driver.scaling,
+                                          self.driver.current_limit)
 
     def take_commands(self, source, sample=None):
         """Offer every command of ``command_source`` to the channel, oldest first."""
@@ -160,7 +174,9 @@ class OutputStage:
             self._start_hold(sample, reason, now)
             state = S.HOLDING
         if state == S.HOLDING:
-            self._send(sample, self.hold.torque(sample.position, sample.velocity), now)
+            hold = self.hold
+            self._send(sample, hold.setpoint(sample.position) if s.board_mode == 'impedance'
+                       else hold.torque(sample.position, sample.velocity), now)
             return
         if state in (S.FAULT, S.STOPPED):
             how = ('auto_recover holds once the cause is gone' if s.auto_recover
@@ -226,12 +242,32 @@ class OutputStage:
 
     def _send(self, sample, torque, now):
         s = self.settings()
+        if isinstance(torque, ImpedanceSetpoint):
+            if s.board_mode == 'impedance':
+                self._send_impedance(sample, torque, now, s)
+                return
+            torque = torque.torque(sample.position, sample.velocity)
         fric = None
         if s.friction_compensation:
             fric = self.friction.torque(sample.position, sample.velocity,
                                         sample.acceleration, now)
         result = self.pipeline(sample.position, torque, fric, s.limit_margin)
         self.driver.send_currents(sample, result.currents)
+        self._sent(sample, result)
+
+    def _send_impedance(self, sample, setpoint, now, s):
+        """Send a set-point: friction along the reference and the limits in the feed-forward."""
+        fric = None
+        if s.friction_compensation:
+            fric = self.friction.torque(setpoint.q_ref, setpoint.qd_ref, None, now)
+        result = self.impedance(sample.position, sample.velocity, setpoint, fric,
+                                s.limit_margin)
+        sent = result.setpoint
+        self.driver.send_impedance(sample, sent.q_ref, sent.qd_ref, sent.kp, sent.kd,
+                                   sent.tau_ff)
+        self._sent(sample, result)
+
+    def _sent(self, sample, result):
         self.last_result = result
         self.stats.cycle(time.monotonic() - sample.host_time)
         if np.any(result.at_limit):

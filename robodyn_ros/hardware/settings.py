@@ -17,8 +17,9 @@ Settings records of the host side: the connection and the hardware interface.
 
 :class:`DriverSettings` fix a host-board connection (watchdog, timeouts,
 expected encoders, efficiency, velocity filter); :class:`InterfaceSettings`
-are the hardware interface's run-time settings (friction compensation,
-command timeout, joint-limit margin, recovery). Both check themselves.
+are the hardware interface's run-time settings (board mode, friction
+compensation, command timeout, joint-limit margin, recovery). Both check
+themselves.
 """
 
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ from ..errors import InputError
 MAX_COMMAND_TIMEOUT = 0.5
 #: Upper bound of ``hold_time`` [s]: how long the interface holds on its own at most.
 MAX_HOLD_TIME = 10.0
+#: How the interface commands the board: currents every cycle, or impedance set-points
+#: (the board closes their PD at its inner rate between frames).
+BOARD_MODES = ('current', 'impedance')
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,12 @@ class InterfaceSettings:
 
     Attributes
     ----------
+    board_mode : {'current', 'impedance'}
+        ``'current'``: every command goes to the board as currents;
+        ``'impedance'``: impedance set-points (a law's split form) go as
+        impedance frames and the hold is an impedance set-point, so the
+        board keeps closing it between frames (torque commands still go as
+        currents). Fixed while active.
     friction_compensation : bool
         Add the model's friction to the command.
     friction_band : float
@@ -124,6 +134,7 @@ class InterfaceSettings:
 
     """
 
+    board_mode: str = 'current'
     friction_compensation: bool = True
     friction_band: float = 0.02
     friction_scale: float = 1.0
@@ -148,7 +159,7 @@ class InterfaceSettings:
         active : InterfaceSettings, optional
             The settings in force while the outputs are armed or on: then
             ``command_timeout`` and ``hold_time`` may not be raised above
-            them.
+            them, and ``board_mode`` may not change.
 
         Raises
         ------
@@ -175,6 +186,12 @@ class InterfaceSettings:
             if active is not None and value > getattr(active, name):
                 raise InputError(name, f'cannot be raised while active ({getattr(active, name):g}'
                                        f' s now); deactivate first')
+        if self.board_mode not in BOARD_MODES:
+            raise InputError('board_mode', f'must be one of {", ".join(BOARD_MODES)}, got '
+                                           f'{self.board_mode!r}')
+        if active is not None and self.board_mode != active.board_mode:
+            raise InputError('board_mode', f'cannot change while active ({active.board_mode} '
+                                           'now); deactivate first')
         if not (isinstance(self.stream_length, int) and 1 <= self.stream_length <= 100):
             raise InputError('stream_length', f'must be an integer in 1..100, got '
                                               f'{self.stream_length!r}')

@@ -36,6 +36,14 @@ outside the loop; at the next cycle boundary the old law releases its
 command stream (the interface holds the arm) and the new one takes the
 claim after its first three commands.
 
+``board_mode`` (``current`` or ``impedance``, fixed while active): in
+impedance mode the loop runs the law's split form and sends impedance
+set-points (the board closes the PD at its inner rate between frames, so a
+late frame is a late model correction, not a missing feedback); the hold is
+an impedance set-point too. Only the computed-torque laws have a split form
+(``computed_torque``, ``computed_torque_lme``, ``mbvsst``): another law is
+refused with impedance mode, and impedance mode with another law.
+
 Timing since activation (``diagnostics`` values and ``timing_log`` at exit):
 the period between state reports as they arrive, the host's cycle from a
 report's arrival to its current frame sent (``compute_*``) and the law's
@@ -53,17 +61,20 @@ import threading
 import time
 
 import numpy as np
+from rclpy.serialization import deserialize_message
 from trajectory_msgs.msg import JointTrajectory
 
 from .controller_node import TRAJECTORY_QOS
 from .controller_params import parameter_specs as law_parameter_specs
-from .conversions import to_seconds, trajectory_arrays
+from .conversions import trajectory_arrays
 from .diagnostics import WARN
+from .dynamics_cdr import read_header
 from .hardware_interface_node import HardwareInterfaceNode
 from .hardware_interface_node import node_parameter_specs as board_parameter_specs
 from .law_status import LawStatus
 from .params import ParamSpec
 from .runner import run_node
+from .trajectory_cdr import read_trajectory
 from ..control.base import JointReference
 from ..control.control_cycle import ControlCycle
 from ..control.factory import apply_gains, law_class, LIVE_GAINS, make_controller
@@ -71,6 +82,7 @@ from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
+from ..hardware.settings import BOARD_MODES
 from ..realtime import LoopTiming
 
 #: Law parameters the one-process loop does not take (the board sets the rate).
@@ -93,6 +105,11 @@ def loop_parameter_specs():
     return [
         ParamSpec('joint_states_decimation', 1, 'Publish joint_states every N-th board '
                   'report (1: every report)', low=1, high=1000),
+        ParamSpec('board_mode', 'current', 'How the loop commands the board: current '
+                  '(currents every cycle) or impedance (the split form of the law as impedance '
+                  'set-points, the board closes the PD at its inner rate between frames; '
+                  'computed_torque, computed_torque_lme and mbvsst)',
+                  choices=BOARD_MODES, constraints='cannot change while active'),
     ]
 
 
@@ -162,11 +179,23 @@ class ControlLoopNode(HardwareInterfaceNode):
         """Return every parameter of the node (ParamSpec list)."""
         return node_parameter_specs()
 
+    def _settings(self):
+        driver, runtime = super()._settings()
+        return driver, replace(runtime, board_mode=self._values['board_mode'])
+
     def _on_parameter(self, changes):
         hardware = {k: v for k, v in changes.items() if k not in _LIVE and k != 'law'}
         pending = None
-        if 'law' in changes and self.controller is not None:
-            pending = self._build_law(changes['law'])         # checked before anything applies
+        if 'board_mode' in changes and self._hw is not None:
+            now = self._hw.settings
+            try:      # refused while active, before anything else is applied
+                replace(now, board_mode=changes['board_mode']).check(
+                    now if self._hw.state == 'active' else None)
+            except RobodynError as exc:
+                raise ValueError(str(exc)) from None
+        if ('law' in changes or 'board_mode' in changes) and self.controller is not None:
+            pending = self._build_law(changes.get('law', self._values['law']),
+                                      board_mode=changes.get('board_mode'))  # checked first
         gains = {k: list(v) for k, v in changes.items() if k in _LIVE and v}
         if gains and self.controller is not None:
             try:      # every value of the set is checked before anything is applied
@@ -175,11 +204,17 @@ class ControlLoopNode(HardwareInterfaceNode):
             except RobodynError as exc:
                 raise ValueError(str(exc)) from None
         super()._on_parameter(hardware)
+        if 'board_mode' in hardware and self._hw is not None:
+            self._hw.update_settings(board_mode=hardware['board_mode'])
         if gains and self.controller is not None:
             apply_gains(self.controller, gains)
         self._values.update(changes)
         if pending is not None:
-            self._pending = pending
+            if self._hw is not None and self._hw.state == 'active':
+                self._pending = pending       # switched at the next cycle, under the hold
+            else:                             # no cycle runs: take it now
+                law, self.controller, cycle = pending
+                self._adopt(law, cycle)
 
     # ------------------------------------------------------------------ the law
     def _prepare_commands(self, model):
@@ -201,9 +236,10 @@ class ControlLoopNode(HardwareInterfaceNode):
         for k in range(2):
             controller.step(k * period, q, np.zeros(model.n), JointReference.hold(q))
 
-    def _build_law(self, law, period=None):
+    def _build_law(self, law, period=None, board_mode=None):
         v = dict(self._values)
         v['law'] = law
+        mode = board_mode or v['board_mode']
         model = self._law_model
         try:   # the law's own options (unset ones take the law's defaults)
             opts = {k: v.get(k) for k in law_class(law).option_names() if v.get(k) is not None}
@@ -212,10 +248,21 @@ class ControlLoopNode(HardwareInterfaceNode):
             controller = make_controller(law, model, period or self._period, opts)
         except RobodynError as exc:
             raise ValueError(f'law {law!r}: {exc}') from None
-        cycle = ControlCycle(controller, model, v['state_timeout'], v['idle_reference'],
-                             None, StatePlausibility(model, v['plausibility_margin'],
-                                                     v['plausibility_speed_factor']))
+        try:   # impedance mode: the law's split form (refused for a law without one)
+            cycle = ControlCycle(controller, model, v['state_timeout'], v['idle_reference'],
+                                 None, StatePlausibility(model, v['plausibility_margin'],
+                                                         v['plausibility_speed_factor']),
+                                 split=mode == 'impedance')
+        except RobodynError as exc:
+            raise ValueError(f'board_mode {mode}: {exc}') from None
         return law, controller, cycle
+
+    def _adopt(self, law, cycle):
+        """Take a new cycle while no cycle runs (the trajectory carries over)."""
+        if self.cycle is not None:
+            cycle.trajectory, cycle.trajectory_start = (self.cycle.trajectory,
+                                                        self.cycle.trajectory_start)
+        self.cycle, self._source = cycle, f'law {law}'
 
     def _setup_commands(self):
         """Run the law in the I/O loop (at configure; the outputs are off)."""
@@ -223,8 +270,10 @@ class ControlLoopNode(HardwareInterfaceNode):
         law, self.controller, self.cycle = self._build_law(self._values['law'])
         self._source = f'law {law}'
         self._status = LawStatus(self, self._names)
+        # Raw: rclpy's conversion of a dense plan (2,000 points) holds the GIL for about
+        # 50 ms, a gap in the board loop; read_trajectory reads the bytes in under 1 ms.
         self._traj_sub = self.create_subscription(JointTrajectory, 'planned_trajectory',
-                                                  self._on_trajectory, TRAJECTORY_QOS)
+                                                  self._on_trajectory, TRAJECTORY_QOS, raw=True)
         self._hw.command_source = self._law_commands
         self._publishing = True
         self._publisher = threading.Thread(target=self._publish_loop, name='loop_outputs',
@@ -264,9 +313,10 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._out = out
         if out.release:
             return [(None, now, self._source)]
-        if out.torque is None:
+        command = out.command
+        if command is None:
             return []
-        return [(out.torque, now, self._source)]
+        return [(command, now, self._source)]
 
     def _publish_sample(self, sample):
         """Time the cycle; hand the sample to the output thread (it never waits for DDS)."""
@@ -305,9 +355,13 @@ class ControlLoopNode(HardwareInterfaceNode):
                 if self.context.ok():
                     self.get_logger().warning(f'publishing failed: {exc}')
 
-    def _on_trajectory(self, msg):
+    def _on_trajectory(self, data):
         try:
-            arr = trajectory_arrays(msg, self._names)
+            arr = read_trajectory(data, self._names)
+            if arr is None:      # points with different arrays: rclpy reads it
+                msg = deserialize_message(data, JointTrajectory)
+                arr = trajectory_arrays(msg, self._names)
+            sec, nanosec = read_header(data)[:2]
             if arr['positions'] is None or len(arr['times']) == 0:
                 raise ValueError('no positions')
             traj = ReferenceSampler(arr['times'], arr['positions'], arr['velocities'],
@@ -316,7 +370,7 @@ class ControlLoopNode(HardwareInterfaceNode):
             self.get_logger().warning(f'planned_trajectory rejected: {exc}')
             self._diag.update(WARN, f'planned_trajectory rejected: {exc}')
             return
-        stamp = to_seconds(msg.header.stamp)
+        stamp = sec + 1e-9 * nanosec
         start = (stamp if stamp > 0.0 else time.time()) + arr['times'][0]
         self.cycle.set_trajectory(traj, start)
 
