@@ -16,7 +16,8 @@
 The ``controller`` node: a control law of :mod:`robodyn_ros.control` at a fixed rate.
 
 A lifecycle node. Configure loads the model and builds the law; activate
-starts the control timer; deactivate sends zero torque once and stops.
+starts the control timer; deactivate releases the command stream once (the
+hardware interface then holds the arm) and stops.
 With ``autostart`` (default) it configures and activates itself, and exits
 with code 1 when that configure fails for a reason no later configure can
 fix (a bad read-only parameter such as an unknown ``robot``).
@@ -227,7 +228,7 @@ class ControllerNode(LifecycleNode):
         return super().on_activate(state)
 
     def on_deactivate(self, state):
-        """Send zero torque once and stop the loop (lifecycle callback)."""
+        """Release the command stream once and stop the loop (lifecycle callback)."""
         self._stop_loop('deactivated')
         return super().on_deactivate(state)
 
@@ -238,7 +239,7 @@ class ControllerNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def on_shutdown(self, state):
-        """Zero torque, then release everything (lifecycle callback)."""
+        """Release the command stream, then everything else (lifecycle callback)."""
         if self._looping:
             self._stop_loop('shutting down')
         self._release()
@@ -248,9 +249,9 @@ class ControllerNode(LifecycleNode):
         """
         Stop the loop and write the timing log when the process ends.
 
-        A zero torque is sent if the ROS context is still valid; after Ctrl-C
-        rclpy has already shut it down, and the receiver's own watchdog must
-        treat the silent controller as stale.
+        The command stream is released if the ROS context is still valid;
+        after Ctrl-C rclpy has already shut it down, and the receiver's own
+        timeout treats the silent controller as stale (it holds the arm).
         """
         if self._looping:
             try:
