@@ -43,6 +43,7 @@ of torques, and the hold is an impedance set-point too (see
 :mod:`.output_stage`).
 """
 
+from contextlib import contextmanager
 from dataclasses import replace
 import threading
 import time
@@ -140,6 +141,8 @@ class HardwareInterface:
                                 s.load_friction, s.load_friction_period, dynamics_backend))
         self.state = 'unconfigured'
         self._lock = threading.RLock()
+        self._waiting = []          # other threads waiting for the lock (see _exclusive)
+        self._let_in = threading.Event()
         self._stop = threading.Event()
         self._thread = None
 
@@ -195,7 +198,7 @@ class HardwareInterface:
                                          new.load_friction, new.load_friction_period)
         hold = (PositionHold(self.model, new.hold_bandwidth)
                 if new.hold_bandwidth != self.settings.hold_bandwidth else out.hold)
-        with self._lock:
+        with self._exclusive():
             out.friction = friction
             if hold is not out.hold and out.hold.position is not None:
                 hold.start(out.hold.position)
@@ -218,7 +221,7 @@ class HardwareInterface:
             The board is absent, different from the model, or refuses.
 
         """
-        with self._lock:
+        with self._exclusive():
             identity = self.driver.connect()
             self.outputs.configured()
             self.link.opened()
@@ -243,7 +246,7 @@ class HardwareInterface:
             Link lost, fault still active, or the board refuses.
 
         """
-        with self._lock:
+        with self._exclusive():
             if not self.link.up:
                 raise TransportError(f'{self.driver.kind} link is down; cannot enable')
             last = self.driver.last_sample
@@ -265,7 +268,7 @@ class HardwareInterface:
             If the board does not confirm (its watchdog still switches off).
 
         """
-        with self._lock:
+        with self._exclusive():
             self.state = 'inactive'
             self.problems.clear('command')
             self.reaction.go(S.DISABLED, 'deactivated')
@@ -279,7 +282,7 @@ class HardwareInterface:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5.0)
         self._thread = None
-        with self._lock:
+        with self._exclusive():
             self.driver.close()
             self.link.closed()
             self.state = 'unconfigured'
@@ -295,7 +298,7 @@ class HardwareInterface:
             True if the board confirmed the disable.
 
         """
-        with self._lock:
+        with self._exclusive():
             if self.state == 'active':
                 self.state = 'inactive'
                 self.reaction.go(S.DISABLED, 'outputs switched off')
@@ -325,7 +328,7 @@ class HardwareInterface:
             Not active, link down, or the board refuses (cause still there).
 
         """
-        with self._lock:
+        with self._exclusive():
             if self.state != 'active':
                 raise HardwareError(f'cannot reset: the interface is {self.state}, not active')
             state = self.reaction.state
@@ -385,10 +388,30 @@ class HardwareInterface:
         return self.commands.release(source, time.monotonic() if stamp is None else stamp)
 
     # ------------------------------------------------------------------ loop
+    @contextmanager
+    def _exclusive(self):
+        """
+        Take the lock from another thread than the I/O loop's (a transition, a setting).
+
+        The loop holds the lock for a whole cycle, waits included, and takes it
+        again at once: at a real-time priority it kept a deactivate out for 40 s.
+        Between cycles it now waits (at most 50 ms) for a waiting thread to get in.
+        """
+        self._waiting.append(1)
+        try:
+            with self._lock:
+                self._let_in.set()
+                yield
+        finally:
+            self._waiting.pop()
+
     def _run(self):
         if self.thread_setup is not None:
             self.thread_setup()
         while not self._stop.is_set():
+            if self._waiting:           # a transition waits for the lock: let it in
+                self._let_in.wait(0.05)
+            self._let_in.clear()
             try:
                 with self._lock:
                     sample = self._step()
