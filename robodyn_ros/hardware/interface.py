@@ -53,6 +53,7 @@ from .command import CommandChannel
 from .cycle_statistics import CycleStatistics
 from .errors import HardwareError, TransportError
 from .fault_reaction import DriveState, FaultReaction
+from .health import interface_health
 from .hold import PositionHold
 from .link import Link
 from .output_stage import OutputStage
@@ -470,37 +471,8 @@ class HardwareInterface:
 
     # ------------------------------------------------------------------ reporting
     def health(self):
-        """
-        Summarise the health, with the statistics as values.
-
-        Returns
-        -------
-        Health
-            Level, message and key values.
-
-        """
-        st = self.driver.stats
-        ident = self.driver.identity
-        last = self.driver.last_sample
-        values = {
-            'state': self.state,
-            'board_mode': self.settings.board_mode,
-            'drive_state': self.reaction.state.value,
-            'drive_state_cause': self.reaction.cause,
-            'command_source': (str(self.commands.owner) if self.commands.claimed else ''),
-            'firmware': '.'.join(map(str, ident.firmware)) if ident else '',
-            **self.stats.values(),
-            'latency_us': last.latency_us if last else '',
-            'lost_frames': st.lost_frames, 'reordered_frames': st.reordered_frames,
-            'crc_errors': st.crc_errors,
-            'message_errors': st.message_errors, 'reconnects': st.reconnects,
-            'skipped_reports': self.driver.skipped,
-            'commands_rejected': self.commands.rejected,
-            'commands_foreign': self.commands.foreign,
-            'friction_compensation': self.settings.friction_compensation,
-            **self.driver.health_values(),
-        }
-        return self.problems.health(values)
+        """Summarise the health, with the statistics as values (Health; see :mod:`.health`)."""
+        return interface_health(self)
 
 
 __all__ = ['Health', 'HardwareInterface', 'InterfaceSettings']
