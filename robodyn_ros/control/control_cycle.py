@@ -222,7 +222,7 @@ class ControlCycle:
         """
         ctl = self.controller
         q = self.q
-        law_time = math.nan
+        spent = math.nan      # time in the law (law_time is the state's time, an input)
         if q is None:
             tau, status = ctl.fault(self.problem or 'no joint_states')
         elif now - self.stamp > self.state_timeout:
@@ -240,15 +240,15 @@ class ControlCycle:
             else:
                 setpoint = None
                 tau, status = ctl.step(t, q, qd, ref)
-            law_time = time.monotonic() - before
+            spent = time.monotonic() - before
         if status.mode == Mode.ZERO:
             release = self.commanding
             self.commanding = False
             if self.gap_since is None:
                 self.gap_since = now
-            return CycleOutput(None, release, status, law_time)
+            return CycleOutput(None, release, status, spent)
         self.commanding = True
-        return CycleOutput(tau, False, status, law_time, setpoint)
+        return CycleOutput(tau, False, status, spent, setpoint)
 
     def _reference(self, q, clock):
         if self.trajectory is not None:
