@@ -101,3 +101,22 @@ def test_split_cycle_gives_the_laws_setpoint_and_refuses_a_law_without_one():
     model = load_robot('ma3000')
     with pytest.raises(InputError, match="'pid' has no split form"):
         ControlCycle(PID(model, 0.005, 100.0, 10.0), model, 0.1, split=True)
+
+
+def test_the_law_gets_the_states_time_and_the_time_spent_is_reported():
+    """run(law_time=t) steps the law at t (the board's clock), default at now; spent >= 0."""
+    cycle, ct = _cycle()
+    seen = []
+    step = ct.step
+
+    def spy(t, q, qd, ref):
+        seen.append(t)
+        return step(t, q, qd, ref)
+
+    ct.step = spy
+    assert cycle.take_state(Q, np.zeros(3), 1.0) == ''
+    out = cycle.run(1.01, 0.0, law_time=0.125)
+    cycle.take_state(Q, np.zeros(3), 1.02)
+    cycle.run(1.03, 0.0)
+    assert seen == [0.125, 1.03]
+    assert np.isfinite(out.law_time) and out.law_time >= 0.0
