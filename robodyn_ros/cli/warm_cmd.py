@@ -102,12 +102,9 @@ def _planner():
 
 def _control(robot):
     from ..control.jit import AVAILABLE
-    from ..control.warm import warm_up
-    from ..friction.models import without_friction
+    from ..control.warm import warm_law_models
     from ..model import load_robot
-    model = load_robot(robot)
-    laws = warm_up(model)
-    warm_up(without_friction(model))
+    laws = warm_law_models(load_robot(robot))
     how = 'numba steps compiled' if AVAILABLE else 'numba not installed (plain Python)'
     return f'{how}: {", ".join(laws)}'
 

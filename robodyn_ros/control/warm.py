@@ -27,6 +27,7 @@ import numpy as np
 from .base import JointReference
 from .factory import LAWS, make_controller
 from ..errors import RobodynError
+from ..friction.models import without_friction
 
 
 def warm_up(model, period=0.001):
@@ -64,3 +65,25 @@ def warm_up(model, period=0.001):
             controller.prepare_split()
         run.append(law)
     return tuple(run)
+
+
+def warm_law_models(model, period=0.001):
+    """
+    Warm the laws on ``model`` and on it without friction (the one-process loop's law model).
+
+    Parameters
+    ----------
+    model : RobotModel
+        The robot's model.
+    period : float
+        Sample period [s].
+
+    Returns
+    -------
+    tuple of str
+        The laws run on ``model``.
+
+    """
+    laws = warm_up(model, period)
+    warm_up(without_friction(model), period)
+    return laws

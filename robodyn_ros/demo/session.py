@@ -39,9 +39,8 @@ from .law_run import evaluate_law, LawRun
 from .processes import PartFailed, ProcessGroup
 from .recording import McapRecorder
 from .store import RunLog
-from ..control.warm import warm_up
+from ..control.warm import warm_law_models
 from ..errors import RobodynError
-from ..friction.models import without_friction
 from ..ros_env import apply_ros_env_defaults
 
 
@@ -161,8 +160,7 @@ class DemoSession:
     def _warm_laws(self):
         """Compile the laws' steps here, once, so that no node's configure waits for it."""
         began = time.monotonic()
-        warm_up(self.model)
-        warm_up(without_friction(self.model))     # the one-process loop's law model
+        warm_law_models(self.model)
         took = time.monotonic() - began
         if took > 2.0:
             self.progress(f'compiled the control laws and their dynamics once ({took:.0f} s; '
