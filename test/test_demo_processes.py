@@ -104,3 +104,43 @@ def test_cannot_execute(tmp_path):
     group = ProcessGroup(str(tmp_path), dict(os.environ))
     with pytest.raises(PartFailed, match='ghost: cannot start'):
         group.start('ghost', [str(tmp_path / 'no_such_program')])
+
+
+HUNG_NODE = """
+import time
+from rclpy.node import Node
+from robodyn_ros.nodes.runner import run_node
+
+
+def stuck_in_a_callback():
+    print('stuck', flush=True)
+    time.sleep(600)
+
+
+def make():
+    node = Node('hung')
+    node.create_timer(0.1, stuck_in_a_callback)
+    return node
+
+
+run_node(make)
+"""
+
+
+def test_a_hung_node_prints_its_stacks_when_asked(tmp_path):
+    """dump_stacks (SIGUSR1) makes a node whose executor is blocked show where."""
+    env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', PYTHONUNBUFFERED='1')
+    group = ProcessGroup(str(tmp_path), env)
+    part = group.start('hung', [sys.executable, '-c', HUNG_NODE])
+    try:
+        group.wait_until(lambda: 'stuck' in part.log_tail(), 60.0, 'the callback', 'hung')
+        group.dump_stacks('hung')
+        deadline = time.monotonic() + 10.0
+        while 'stuck_in_a_callback' not in part.log_tail(50) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        tail = part.log_tail(50)
+        assert 'stuck_in_a_callback' in tail and 'thread 0x' in tail
+        group.check()                                  # still running: SIGUSR1 did not kill it
+        group.dump_stacks('nobody')                    # an unknown part is ignored
+    finally:
+        group.stop(timeout=2.0)

@@ -120,6 +120,10 @@ def test_goal_in_plan_out():
         assert wait_for(lambda: user.status_contains('goal accepted'), 5.0)
         keys = {kv.key for kv in user.last_status().values}
         assert {'torque_ratio_after', 'duration_s', 'time_parameterization'} <= keys
+        # The goal was acknowledged before its plan (how a client tells a lost goal).
+        messages = [d.status[0].message for d in user.diags]
+        heard = messages.index('planning a goal of 2 waypoints')
+        assert any('goal accepted' in m for m in messages[heard:])
 
 
 def test_time_parameterization_parameter():

@@ -167,11 +167,7 @@ def _goal(c):
     q0, _ = c.here()
     offset = np.zeros(c.model.n)
     offset[:3] = [0.4, -0.3, 0.3][:min(3, c.model.n)]
-    t = time.time()
-    c.session.probe.send_goal(np.array([q0 + offset, q0]))
-    c.session.group.wait_until(lambda: bool(c.log.plans_after(t)), 20.0, 'a planned trajectory',
-                               'trajectory_planner')
-    plan = c.log.plans_after(t)[0]
+    plan = c.session.request_plan(np.array([q0 + offset, q0]))
     return plan, float(np.max(np.abs(plan.velocities)))
 
 

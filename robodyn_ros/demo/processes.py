@@ -226,6 +226,22 @@ class ProcessGroup:
         part.process.wait(10.0)
         return part
 
+    def dump_stacks(self, name):
+        """
+        Ask a part to print every thread's stack into its log (SIGUSR1).
+
+        Parameters
+        ----------
+        name : str
+            Part name (a node started by :func:`run_node`).
+
+        """
+        try:
+            self.find(name).process.send_signal(signal.SIGUSR1)
+        except (KeyError, ProcessLookupError):
+            return
+        time.sleep(0.5)
+
     def check(self):
         """
         Raise if any part has exited.

@@ -43,6 +43,10 @@ from ..control.warm import warm_law_models
 from ..errors import RobodynError
 from ..ros_env import apply_ros_env_defaults
 
+#: A goal the planner has not acknowledged (planning, planned or refused) after
+#: this long is sent again [s] (DDS can drop a goal sent as the planner appears).
+GOAL_HEARD = 3.0
+
 
 class Progress:
     """Print one line per phase with the elapsed time."""
@@ -215,11 +219,65 @@ class DemoSession:
         answer = self.probe.change_state(node, transition, timeout)
         if answer is None:
             self.group.check()
-            raise PartFailed(node, f'no answer to {transition} within {timeout:g} s',
+            state = self.probe.get_state(node, 2.0)
+            where = (f'it answers get_state: {state}' if state is not None else
+                     'it does not answer get_state either; its log has the stacks of its threads')
+            if state is None:
+                self.group.dump_stacks(node)
+            raise PartFailed(node, f'no answer to {transition} within {timeout:g} s ({where})',
                              os.path.join(self.out, 'logs', f'{node}.log'))
         if not answer:
             raise PartFailed(node, f'refused to {transition}',
                              os.path.join(self.out, 'logs', f'{node}.log'))
+
+    def request_plan(self, waypoints, timeout=20.0):
+        """
+        Send a goal and wait for its plan; a goal the planner did not hear is sent again.
+
+        A goal published right after the planner's subscription was matched
+        can be dropped in DDS (the reader side not yet matched): when the
+        planner has neither planned nor said ``planning a goal`` within
+        :data:`GOAL_HEARD` seconds, or refused it for want of joint states,
+        the goal goes again. Any other refusal fails at once.
+
+        Parameters
+        ----------
+        waypoints : numpy.ndarray
+            (K, n) goal [rad or m].
+        timeout : float
+            Longest wait for the plan [s].
+
+        Returns
+        -------
+        Plan
+            The first plan published after the goal was sent.
+
+        Raises
+        ------
+        PartFailed
+            When the planner refused the goal or no plan came in time.
+
+        """
+        log, probe = self.log, self.probe
+        t_goal = sent = time.time()
+        probe.send_goal(waypoints)
+
+        def planned():
+            nonlocal sent
+            if log.plans_after(t_goal):
+                return True
+            heard = [m for t, _, m in log.diagnostic_history('/' + PLANNER) if t >= sent]
+            refused = [m for m in heard if m.startswith('goal rejected')]
+            if refused and not any('no joint_states received yet' in m for m in refused):
+                raise PartFailed(PLANNER, refused[0])
+            if refused or (time.time() - sent > GOAL_HEARD and not any(
+                    m.startswith('planning a goal') for m in heard)):
+                sent = time.time()
+                probe.send_goal(waypoints)
+            return False
+
+        self.group.wait_until(planned, timeout, 'a planned trajectory', PLANNER)
+        return log.plans_after(t_goal)[0]
 
     # ------------------------------------------------------------------ one law
     def run_law(self, law, waypoints, window=None, watcher=None):
@@ -270,23 +328,7 @@ class DemoSession:
             self.transition(HARDWARE, 'activate')
         time.sleep(0.3)
         self.progress(f'{law}: sending a {len(waypoints)}-waypoint goal')
-        t_goal = time.time()
-        self.probe.send_goal(waypoints)
-
-        def planned():
-            if log.plans_after(t_goal):
-                return True
-            # A planner that has not heard joint_states yet (discovery of a publisher that
-            # just appeared) refuses the goal: ask again.
-            if any('no joint_states received yet' in m for t, _, m in
-                   log.diagnostic_history('/' + PLANNER) if t >= planned.sent):
-                planned.sent = time.time()
-                self.probe.send_goal(waypoints)
-            return False
-
-        planned.sent = t_goal
-        group.wait_until(planned, 60.0, 'a planned trajectory', PLANNER)  # a loaded machine
-        plan = log.plans_after(t_goal)[0]
+        plan = self.request_plan(waypoints, 60.0)  # a loaded machine
         end = plan.end + self.cfg.settle
         if window is not None:
             end = min(end, plan.stamp + window)

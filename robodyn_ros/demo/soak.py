@@ -197,7 +197,7 @@ def run_soak(session, minutes):
     from .goal import demo_waypoints
     law = session.cfg.controllers[0]
     name = controller_name(law)
-    log, group, probe = session.log, session.group, session.probe
+    log, group = session.log, session.group
     result = SoakResult(minutes, law)
     session.progress(f'soak: {minutes:g} min under {law} at {session.cfg.rate:g} Hz')
     session.transition(name, 'activate')
@@ -213,11 +213,8 @@ def run_soak(session, minutes):
         now = time.time()
         group.check()
         if now >= next_goal and now < stop:
-            probe.send_goal(waypoints)
+            plan = session.request_plan(waypoints)
             result.goals += 1
-            group.wait_until(lambda: log.plans_after(now), 20.0, 'a planned trajectory',
-                             'trajectory_planner')
-            plan = log.plans_after(now)[0]
             next_goal = plan.end + 0.5
         if now >= next_sample:
             for part in group.parts:

@@ -28,8 +28,6 @@ import threading
 import time
 
 from diagnostic_msgs.msg import DiagnosticArray
-from lifecycle_msgs.msg import Transition
-from lifecycle_msgs.srv import ChangeState
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
@@ -42,6 +40,7 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from .conversions import to_duration, to_seconds, trajectory_arrays
 from .joint_state_reader import JointStateReader
+from .lifecycle_caller import call, LifecycleCaller
 from .sampled import SampledTopic
 
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -51,10 +50,6 @@ RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 STREAM = QoSProfile(depth=2000, reliability=ReliabilityPolicy.BEST_EFFORT)
 #: How often the streams are drained [s].
 DRAIN_PERIOD = 0.01
-TRANSITIONS = {'configure': Transition.TRANSITION_CONFIGURE,
-               'activate': Transition.TRANSITION_ACTIVATE,
-               'deactivate': Transition.TRANSITION_DEACTIVATE,
-               'cleanup': Transition.TRANSITION_CLEANUP}
 #: Recorded topics (relative name, type, QoS); controller topics are added per law.
 STREAMS = ('joint_states', 'joint_commands')
 TOPICS = (('planned_trajectory', JointTrajectory, LATCHED),
@@ -114,7 +109,7 @@ class DemoProbe(Node):
             self._subs.append(self.create_subscription(
                 cls, topic, self._callback(full, cls, topic), qos, raw=True))
         self._goal_pub = self.create_publisher(JointTrajectory, 'planner/goal', RELIABLE)
-        self._lifecycle_clients = {}
+        self._lifecycle = LifecycleCaller(self)
         self._service_clients = {}
         self._executor = SingleThreadedExecutor()
         self._executor.add_node(self)
@@ -217,30 +212,35 @@ class DemoProbe(Node):
         return self._goal_pub.get_subscription_count()
 
     # ------------------------------------------------------------------ lifecycle
-    def _client(self, node):
-        if node not in self._lifecycle_clients:
-            self._lifecycle_clients[node] = self.create_client(ChangeState,
-                                                               f'{node}/change_state')
-        return self._lifecycle_clients[node]
-
     def _call(self, client, request, timeout):
-        if not client.wait_for_service(timeout_sec=timeout):
-            return None
-        done = threading.Event()
-        future = client.call_async(request)
-        future.add_done_callback(lambda _: done.set())
-        if not done.wait(timeout):
-            client.remove_pending_request(future)
-            return None
-        return future.result()
+        return call(client, request, timeout)
 
     def lifecycle_available(self, node, timeout=0.0):
         """Tell whether ``node``'s lifecycle services are up."""
-        return self._client(node).wait_for_service(timeout_sec=timeout)
+        return self._lifecycle.available(node, timeout)
+
+    def get_state(self, node, timeout=2.0):
+        """
+        Read a lifecycle node's state.
+
+        Parameters
+        ----------
+        node : str
+            Node name (relative).
+        timeout : float
+            Longest wait [s].
+
+        Returns
+        -------
+        str or None
+            The state label, None when the node did not answer.
+
+        """
+        return self._lifecycle.get_state(node, timeout)
 
     def change_state(self, node, transition, timeout=10.0):
         """
-        Ask a lifecycle node for a transition.
+        Ask a lifecycle node for a transition (a lost request is asked again).
 
         Parameters
         ----------
@@ -257,10 +257,7 @@ class DemoProbe(Node):
             The node's answer, None when it did not answer in time.
 
         """
-        req = ChangeState.Request()
-        req.transition.id = TRANSITIONS[transition]
-        res = self._call(self._client(node), req, timeout)
-        return None if res is None else bool(res.success)
+        return self._lifecycle.change_state(node, transition, timeout)
 
     def trigger(self, service, timeout=10.0):
         """

@@ -21,7 +21,9 @@ an external shutdown (portable across Humble, Jazzy and Kilted). ``--help``
 (before any ``--ros-args``) prints the node's description and parameters and
 exits; ROS arguments that rclpy refuses (a missing ``--params-file``) and a
 node that cannot start are one line on stderr and a non-zero exit code.
-Model warnings are printed as one line each.
+Model warnings are printed as one line each. SIGUSR1 prints the stack of
+every thread to stderr (how a supervisor asks a node that stopped answering
+where it is stuck).
 """
 
 import os
@@ -97,6 +99,14 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 _SHOWWARNING = warnings.showwarning
 
 
+def _dump_stacks_on_request():
+    """Print every thread's stack to stderr on SIGUSR1 (a hung node can be asked why)."""
+    import faulthandler
+    import signal
+    if hasattr(signal, 'SIGUSR1'):
+        faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
+
+
 def run_node(factory, args=None, threads=1):
     """
     Run one node until shutdown.
@@ -144,6 +154,7 @@ def run_node(factory, args=None, threads=1):
         except Exception as exc:  # report any start-up failure in one line
             print(f'{prog}: error: node failed to start: {exc}', file=sys.stderr)
             return 1
+        _dump_stacks_on_request()
         executor = (MultiThreadedExecutor(num_threads=threads) if threads > 1
                     else SingleThreadedExecutor())
         executor.add_node(node)

@@ -258,6 +258,8 @@ class TrajectoryPlannerNode(Node):
             self._next = {'data': data, 'generation': self._generation, 'cancelled': False,
                           'arrived': self._now()}
             self._wake.notify()
+        # Heard and queued: a client can tell a slow plan from a goal lost in transit.
+        self._diag.update(OK, f'planning a goal of {count} waypoints', self._status_values())
 
     def _plan_loop(self):
         while True:
