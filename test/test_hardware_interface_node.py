@@ -161,7 +161,8 @@ def test_lifecycle_topics_and_safety(transport):
                 rogue.command(['joint1', 'joint2', 'joint3'], [0.0, 0.0, -0.4])
                 sent += 1
                 time.sleep(0.005)
-                assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
+                assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3), (
+                    sent, node._hw.drive_state.value, node._hw.reaction.history)
             assert node._hw.commands.foreign >= 40, sent   # every one heard was refused
             assert wait_until(lambda: client.diagnosed('second source', level=b'\x02'), 10.0)
             assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)

@@ -273,8 +273,12 @@ class Cia402Driver(DriveBackend):
             stamp = node.nmt.timestamp
             if stamp is None or now - stamp > limit:
                 age = 'never' if stamp is None else f'{(now - stamp) * 1e3:.0f} ms ago'
+                # Every drive's newest heartbeat: one silent drive, or a silent bus?
+                ages = ' / '.join('-' if n.nmt.timestamp is None else
+                                  f'{(now - n.nmt.timestamp) * 1e3:.0f}' for n in self.nodes)
                 raise TransportError(f'heartbeat of {where(node.id, self.model.joint_names[i])} '
-                                     f'lost (last {age}, consumer time {limit * 1e3:.0f} ms)')
+                                     f'lost (last {age}, consumer time {limit * 1e3:.0f} ms; '
+                                     f'newest heartbeat of each drive [ms ago]: {ages})')
             if node.nmt.state != 'OPERATIONAL':
                 raise TransportError(f'{where(node.id, self.model.joint_names[i])} left NMT '
                                      f'operational ({node.nmt.state.lower()})')
