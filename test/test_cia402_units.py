@@ -149,3 +149,21 @@ def test_sim_drive_outside_a_namespace_exits_with_a_clear_error():
                            '--max-runtime', '1'], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and 'code must be an integer' in proc.stderr
     assert 'Traceback' not in proc.stderr
+
+
+def test_a_restarted_heartbeat_replaces_its_task():
+    """Writing 0x1017 again (every configure) keeps one live heartbeat task per drive."""
+    from robodyn_ros.sim.cia402.drive_set import SimNetwork
+    bus = open_bus('virtual', 'units_heartbeat', 1000000)
+    try:
+        network = SimNetwork(bus, lambda can_id, data: True)
+        tasks = []
+        for period in (0.1, 0.05, 0.2):
+            for task in tasks:
+                task.stop()
+            tasks = [network.send_periodic(0x701, b'\x05', period),
+                     network.send_periodic(0x702, b'\x05', period)]
+        assert network.periodic == tasks
+        assert [t.period for t in network.periodic] == [0.2, 0.2]
+    finally:
+        bus.shutdown()

@@ -86,7 +86,8 @@ class SimNetwork(canopen.Network):
     def send_periodic(self, can_id, data, period, remote=False):
         """Register a periodic frame for the loop (returns it)."""
         task = PeriodicFrame(can_id, data, period)
-        self.periodic.append(task)
+        # A restarted heartbeat stops its old task: keep only the live ones.
+        self.periodic = [t for t in self.periodic if not t.stopped] + [task]
         return task
 
     def send_message(self, can_id, data, remote=False):
