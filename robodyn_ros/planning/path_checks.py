@@ -19,8 +19,11 @@ The reachability core enforces the constraints at its grid points only; this
 module checks the returned motion on an even time grid of its own (2,000
 samples by default) plus friction probe states at every velocity zero
 crossing (:mod:`.friction_probes`), with the effort provider's true torques
-(the model with payload and every friction model). Nothing here relies on the
-planning grid.
+(the model with payload and every friction model). On request it checks the
+full joint jerk (:meth:`~.trajectory.Trajectory.jerk`) against the jerk limits
+on the same samples, refined around each local peak (the jerk of a smoothed
+law peaks sharply where the path bends near its rest ends). Nothing here
+relies on the planning grid.
 """
 
 from dataclasses import dataclass
@@ -49,6 +52,11 @@ class DenseCheck:
         Per sample, (N, n).
     samples : int
         Even samples used.
+    jerk : numpy.ndarray or None
+        Peak ``|jerk| / limit`` per joint, (n,), refinement samples included;
+        None when the jerk was not checked.
+    jerk_ratio : numpy.ndarray or None
+        Per even sample, (N, n); None when the jerk was not checked.
 
     """
 
@@ -60,12 +68,14 @@ class DenseCheck:
     velocity_ratio: np.ndarray
     acceleration_ratio: np.ndarray
     samples: int
+    jerk: np.ndarray = None
+    jerk_ratio: np.ndarray = None
 
     @property
     def worst(self):
-        """Largest ratio over all limits (float)."""
+        """Largest ratio over all limits checked (float)."""
         return float(max(np.max(self.velocity), np.max(self.acceleration),
-                         np.max(self.torque)))
+                         np.max(self.torque), 0.0 if self.jerk is None else np.max(self.jerk)))
 
 
 def _ratio(values, bound):
@@ -74,17 +84,61 @@ def _ratio(values, bound):
         return np.where(np.isfinite(bound), np.abs(values) / bound, 0.0)
 
 
-def dense_check(trajectory, limits, effort_provider=None, effort_limits=None, samples=2000,
-                probe_speeds=None):
+def jerk_peaks(trajectory, jerk_limits, samples=2000, points=33):
     """
-    Check velocity, acceleration and torque limits on a dense even grid.
+    Peak full joint jerk over the limits on an even grid refined around its local peaks.
+
+    Every local peak of the sampled ratio above half the largest (the 200
+    largest at most) is sampled again at ``points`` even times between its
+    two neighbouring samples.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        The motion (its :meth:`~.trajectory.Trajectory.jerk`).
+    jerk_limits : array_like
+        Jerk limits, (n,) [rad/s^3 or m/s^3] (infinite: not checked).
+    samples : int
+        Even samples over the duration (both ends included).
+    points : int
+        Samples of each refinement.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(peak, ratio)``: peak ``|jerk| / limit`` per joint, (n,), and the
+        ratio at the even samples, (N, n).
+
+    """
+    times = np.linspace(0.0, trajectory.duration, max(2, int(samples)))
+    ratio = _ratio(trajectory.jerk(times), jerk_limits)
+    m = ratio.max(axis=1)
+    inner = np.arange(1, m.size - 1)
+    peak = inner[(m[inner] >= m[inner - 1]) & (m[inner] >= m[inner + 1])
+                 & (m[inner] > 0.5 * m.max())]
+    ends = [i for i in (0, m.size - 1) if m[i] > 0.5 * m.max()]
+    peak = np.concatenate([peak, ends]).astype(int)
+    peak = peak[np.argsort(m[peak])[::-1][:200]]
+    best = ratio.max(axis=0)
+    if peak.size == 0:
+        return best, ratio
+    lo = times[np.maximum(peak - 1, 0)]
+    hi = times[np.minimum(peak + 1, times.size - 1)]
+    fine = (lo[:, None] + (hi - lo)[:, None] * np.linspace(0.0, 1.0, points)[None]).ravel()
+    return np.maximum(best, _ratio(trajectory.jerk(fine), jerk_limits).max(axis=0)), ratio
+
+
+def dense_check(trajectory, limits, effort_provider=None, effort_limits=None, samples=2000,
+                probe_speeds=None, jerk=False):
+    """
+    Check velocity, acceleration, torque (and jerk) limits on a dense even grid.
 
     Parameters
     ----------
     trajectory : Trajectory
         The motion.
     limits : PlanningLimits
-        Velocity and acceleration limits.
+        Velocity and acceleration (and jerk) limits.
     effort_provider : callable, optional
         ``(Q, QD, QDD) -> TAU``; without it the torques are not checked.
     effort_limits : array_like, optional
@@ -94,6 +148,8 @@ def dense_check(trajectory, limits, effort_provider=None, effort_limits=None, sa
     probe_speeds : tuple of numpy.ndarray, optional
         Friction peak speeds of the provider (see
         :func:`~.friction_probes.friction_peak_speeds`).
+    jerk : bool
+        Also check the joint jerk against ``limits.jerk`` [rad/s^3 or m/s^3].
 
     Returns
     -------
@@ -106,6 +162,7 @@ def dense_check(trajectory, limits, effort_provider=None, effort_limits=None, sa
     q, qd, qdd = trajectory.sample(times)
     rv = _ratio(qd, limits.velocity)
     ra = _ratio(qdd, limits.acceleration)
+    peaks, rj = jerk_peaks(trajectory, limits.jerk, samples) if jerk else (None, None)
     rt = np.zeros((times.size, n))
     bound = limits.effort if effort_limits is None else np.broadcast_to(
         np.asarray(effort_limits, dtype=float), (n,))
@@ -122,4 +179,4 @@ def dense_check(trajectory, limits, effort_provider=None, effort_limits=None, sa
         rt = _ratio(tau, bound)
         times = ttimes
     return DenseCheck(rv.max(axis=0), ra.max(axis=0), rt.max(axis=0), times, rt, rv, ra,
-                      int(samples))
+                      int(samples), peaks, rj)

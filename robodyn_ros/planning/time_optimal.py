@@ -403,20 +403,29 @@ def _tighten(check, traj, s, tau_hi, amax, xcap, tolerance):
     return changed
 
 
-def slow_down(traj, limits, effort_provider, bound, check, tolerance, samples):
+def slow_down(traj, limits, effort_provider, bound, check, tolerance, samples, start=1.0):
     """
     Stretch time uniformly until the dense check passes.
 
+    A stretch ``k`` divides the velocities by ``k``, the accelerations (and
+    the inertial torques) by ``k^2`` and the jerks by ``k^3``; each step
+    stretches by the largest of these roots of the ratios (the square root
+    for the torque, whose static part does not scale). The jerk is checked
+    when ``check`` checked it. ``start`` is a stretch already in ``check``.
+
     Returns ``(trajectory, check, factor)``.
     """
-    factor = 1.0
+    factor = float(start)
+    jerk = check.jerk is not None
     for _ in range(60):
-        worst = check.worst
-        if worst <= 1.0 + tolerance:
+        if check.worst <= 1.0 + tolerance:
             break
-        factor *= max(math.sqrt(worst), 1.0 + 1e-4) * (1.0 + tolerance)
-        scaled = TimeScaledTrajectory(traj, factor)
-        check = dense_check(scaled, limits, effort_provider, bound, samples)
+        step = max(np.max(check.velocity), math.sqrt(np.max(check.acceleration)),
+                   math.sqrt(np.max(check.torque)),
+                   np.cbrt(np.max(check.jerk)) if jerk else 0.0)
+        factor *= max(float(step), 1.0 + 1e-4) * (1.0 + tolerance)
+        check = dense_check(TimeScaledTrajectory(traj, factor), limits, effort_provider, bound,
+                            samples, jerk=jerk)
     else:
         raise InfeasibleError('no uniform slow-down brings the motion within the limits')
     return (TimeScaledTrajectory(traj, factor) if factor != 1.0 else traj), check, factor
