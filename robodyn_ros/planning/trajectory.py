@@ -16,9 +16,10 @@
 The trajectory value shared by the planner, the controllers and the nodes.
 
 A :class:`Trajectory` maps time [s] to joint positions, velocities and
-accelerations (and, through :meth:`Trajectory.jerk`, jerks); it is immutable and can be sampled at any time. Before the
-start it holds the initial position, after the end the final position, both
-with zero velocity and acceleration.
+accelerations (and, through :meth:`Trajectory.jerk`, jerks); it is
+immutable and can be sampled at any time. Before the start it holds the
+initial position, after the end the final position, both with zero velocity
+and acceleration.
 """
 
 from abc import ABC, abstractmethod
