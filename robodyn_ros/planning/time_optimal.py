@@ -240,7 +240,7 @@ def _solve(data, probes, deltas, xcap, x0, x1, slack=1.0):
 
 
 def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_speed=0.0,
-                 effort_limits=None, settings=None, cancel=None):
+                 effort_limits=None, settings=None, cancel=None, speed_cap=None):
     """
     Run a path in minimum time within velocity, acceleration and torque limits.
 
@@ -265,6 +265,10 @@ def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_spe
     cancel : callable, optional
         ``cancel() -> bool``, asked before each repair: True stops
         (:class:`~.errors.PlanningCancelled`).
+    speed_cap : callable, optional
+        ``speed_cap(s) -> sd_max``: a further cap on the path speed at path
+        points ``s`` [path units / s] (the jerk-limited variant lowers the
+        speed where the path's curvature makes the jerk exceed its limit).
 
     Returns
     -------
@@ -319,6 +323,8 @@ def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_spe
     with np.errstate(divide='ignore', over='ignore'):       # tiny q': no speed bound
         vcap = np.where(np.abs(dq) > 0.0, (keep * limits.velocity / np.abs(dq)) ** 2, np.inf)
     xcap = np.min(np.where(np.isfinite(vcap), vcap, np.inf), axis=1)
+    if speed_cap is not None:
+        xcap = np.minimum(xcap, np.asarray(speed_cap(s), dtype=float) ** 2)
     probes = _probes(dq, pd.peak, index, start_speed == 0.0, end_speed == 0.0) if friction \
         else core.empty_probes()
     deltas = np.diff(s)
