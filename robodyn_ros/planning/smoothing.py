@@ -48,6 +48,12 @@ WINDOW_FACTORS = (1.0, 1.5, 2.0, 3.0)
 #: Share of the jerk limit kept free when the stretch is chosen (for peaks between samples).
 JERK_MARGIN = 1e-4
 
+#: Rounds of local speed caps (each re-solves the time-optimal law), when a re-solve is given.
+LOCAL_ROUNDS = 4
+
+#: Relative excess over the limit a local cap aims below (the re-solved law moves a little).
+LOCAL_MARGIN = 0.02
+
 
 @dataclass(frozen=True, eq=False)
 class SmoothResult:
@@ -123,8 +129,62 @@ def _best_window(base, jerk, windows, samples):
     return best
 
 
+def _lowered_caps(traj, jerk, samples, caps):
+    """
+    Lower the path speed caps where the full jerk of a smoothed law is over its limit.
+
+    The jerk at time ``t`` comes from the base law on ``[t - w, t]``; every
+    grid point there gets the cap ``sd r^(-1/3)`` (the jerk scales with the
+    cube of the speed), ``r`` the largest jerk ratio it contributes to.
+    Returns the new caps on the base law's grid, or None when none is over.
+    """
+    law = traj.base
+    finite = np.isfinite(jerk)
+    times = np.linspace(0.0, traj.duration, samples)
+    ratio = np.max(np.abs(traj.jerk(times))[:, finite] / jerk[finite], axis=1)
+    over = np.nonzero(ratio > 1.0)[0]
+    if over.size == 0:
+        return None
+    gt = law.grid_times
+    lo = np.clip(np.searchsorted(gt, times[over] - traj.window, side='right') - 1, 0,
+                 gt.size - 1)
+    hi = np.clip(np.searchsorted(gt, times[over], side='left'), 0, gt.size - 1)
+    scale = np.ones(gt.size)
+    wanted = (ratio[over] * (1.0 + LOCAL_MARGIN)) ** (-1.0 / 3.0)
+    for d in range(int(np.max(hi - lo)) + 1):
+        inside = lo + d <= hi
+        np.minimum.at(scale, (lo + d)[inside], wanted[inside])
+    grid = law.grid
+    cap = scale * law.path_speed
+    if caps is not None:
+        cap = np.minimum(cap, np.interp(grid, *caps))
+    return grid, cap
+
+
+def _local_rounds(base, jerk, samples, window, resolve):
+    """Smoothed motion and stretch of the best round of local speed caps (first: none)."""
+    law, caps, best = base, None, None
+    for _ in range(LOCAL_ROUNDS + 1 if resolve is not None else 1):
+        stage = law.duration / max(1, law.grid.size - 1)
+        smallest = max(_window_for(law, jerk), 2.0 * stage)
+        windows = [smallest * f for f in WINDOW_FACTORS] if window is None else [window]
+        traj, k = _best_window(law, jerk, windows, samples)
+        if best is None or traj.duration * k < best[0].duration * best[1]:
+            best = (traj, k)
+        if resolve is None or k <= 1.0:
+            break
+        lowered = _lowered_caps(traj, jerk, samples, caps)
+        if lowered is None:
+            break
+        caps = lowered
+        law = resolve(lambda s, c=caps: np.interp(s, *c))
+        if not isinstance(law, PathParameterizedTrajectory):
+            break
+    return best
+
+
 def smooth_time_optimal(base, limits, effort_provider=None, effort_limits=None, *,
-                        window=None, check_samples=2000, tolerance=1e-6):
+                        window=None, check_samples=2000, tolerance=1e-6, resolve=None):
     """
     Smooth a time-optimal law so that its acceleration is continuous and its jerk limited.
 
@@ -147,6 +207,12 @@ def smooth_time_optimal(base, limits, effort_provider=None, effort_limits=None, 
         used).
     tolerance : float
         Relative excess over a limit the dense check accepts.
+    resolve : callable, optional
+        ``resolve(speed_cap) -> Trajectory``: the time-optimal law of the same
+        path and limits with a further path speed cap (``time_optimal(...,
+        speed_cap=speed_cap).trajectory``). Given, the speed is lowered
+        locally where the jerk is over its limit (:data:`LOCAL_ROUNDS`
+        rounds) before any uniform stretch; the shortest motion is kept.
 
     Returns
     -------
@@ -167,14 +233,9 @@ def smooth_time_optimal(base, limits, effort_provider=None, effort_limits=None, 
     if sd[0] > 0.0 or sd[-1] > 0.0:
         raise InfeasibleError('smoothing needs a law that starts and ends at rest')
     jerk = np.asarray(limits.jerk, dtype=float)
-    stage = base.duration / max(1, sd.size - 1)
     samples = max(4 * sd.size, int(check_samples))
-    if window is None:
-        smallest = max(_window_for(base, jerk), 2.0 * stage)
-        windows = [smallest * f for f in WINDOW_FACTORS]
-    else:
-        windows = [float(window)]
-    traj, factor = _best_window(base, jerk, windows, samples)
+    traj, factor = _local_rounds(base, jerk, samples, None if window is None else float(window),
+                                 resolve if np.any(np.isfinite(jerk)) else None)
     bound = limits.effort if effort_limits is None else effort_limits
     out = TimeScaledTrajectory(traj, factor) if factor > 1.0 else traj
     check = dense_check(out, limits, effort_provider, bound, samples, jerk=True)
