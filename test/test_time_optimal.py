@@ -197,9 +197,10 @@ def _fd_jerk_ratio(traj, jerk, count=100001):
     return np.max(np.abs(np.diff(qdd, axis=0)) / np.diff(t)[:, None] / jerk)
 
 
-@pytest.mark.parametrize('robot,friction,seed', [('puma560', False, 0), ('puma560', True, 1),
-                                                 ('rx90', False, 2), ('rx90', True, 3)])
-def test_smooth_variant_holds_the_full_jerk(robot, friction, seed):
+@pytest.mark.parametrize('robot,friction,seed,local', [
+    ('puma560', False, 0, False), ('puma560', True, 1, True), ('puma560', False, 6, True),
+    ('rx90', False, 2, True), ('rx90', True, 3, False), ('rx90', True, 7, True)])
+def test_smooth_variant_holds_the_full_jerk(robot, friction, seed, local):
     """The jerk of the smoothed law, by finite differences of its accelerations, is held."""
     model = load_robot(robot)
     base = PlanningLimits.from_model(model)
@@ -208,7 +209,11 @@ def test_smooth_variant_holds_the_full_jerk(robot, friction, seed):
     path = via_points(_waypoints(model, seed), limits=lim)
     effort = lim.effort * 0.8 if robot == 'puma560' else None
     res = time_optimal(path, lim, provider, effort_limits=effort)
-    sm = smooth_time_optimal(res.trajectory, lim, provider, effort)
+
+    def resolve(cap):
+        return time_optimal(path, lim, provider, effort_limits=effort, speed_cap=cap).trajectory
+    sm = smooth_time_optimal(res.trajectory, lim, provider, effort,
+                             resolve=resolve if local else None)
     assert _fd_jerk_ratio(sm.trajectory, lim.jerk) <= 1.0 + 1e-3
     assert np.max(sm.jerk_ratio) <= 1.0 + 1e-6 and sm.check.worst <= 1.0 + 1e-6
     t = np.linspace(0.0, sm.duration, 20001)
@@ -241,6 +246,24 @@ def test_smooth_variant_holds_the_jerk_where_the_path_bends():
     sm = smooth_time_optimal(res.trajectory, lim)
     assert _fd_jerk_ratio(sm.trajectory, lim.jerk) <= 1.0 + 1e-3
     assert sm.check.worst <= 1.0 + 1e-6
+    # Lowering the speed where the loop bends costs less than stretching it all.
+    local = smooth_time_optimal(res.trajectory, lim, resolve=lambda cap: time_optimal(
+        path, lim, speed_cap=cap).trajectory)
+    assert _fd_jerk_ratio(local.trajectory, lim.jerk) <= 1.0 + 1e-3
+    assert local.check.worst <= 1.0 + 1e-6 and local.duration < sm.duration
+
+
+def test_planner_optimal_smooth_holds_the_jerk():
+    """The planner's optimal_smooth plan holds its (default) jerk limits, by finite differences."""
+    model = load_robot('puma560')
+    lim = PlanningLimits.from_model(model)
+    provider = ModelEffortProvider(model)
+    pts = _waypoints(model, 8)
+    planner = Planner(lim, PlannerConfig(time_parameterization='optimal_smooth'), provider)
+    plan = planner.plan(pts[0], pts[1:])
+    assert _fd_jerk_ratio(plan.trajectory, planner.limits.jerk) <= 1.0 + 1e-3
+    assert np.max(plan.scaling.jerk_ratio) <= 1.0 + 1e-6
+    assert np.allclose(plan.positions[-1], pts[-1])
 
 
 def test_trajectory_jerk_matches_finite_differences():
