@@ -26,9 +26,12 @@ terms, which do not shrink with ``w``. A uniform time stretch ``k`` divides
 all of them by ``k^3``. The pass tries the windows ``w_0`` times
 :data:`WINDOW_FACTORS`, computes for each the stretch that brings the peak
 full jerk (dense samples) to the limit, and keeps the shortest motion
-``(T + w) k``. The result is checked densely, jerk included, with the true
-torques like every other plan and, if it exceeds a limit, slowed down
-uniformly further and checked again.
+``(T + w) k``. Given a ``resolve`` callable, it first lowers the path speed
+where the jerk is over its limit, by the cube root of the excess, and has
+the time-optimal law solved again with that cap (:data:`LOCAL_ROUNDS`
+rounds; the shortest motion of all rounds is kept). The result is checked
+densely, jerk included, with the true torques like every other plan and, if
+it exceeds a limit, slowed down uniformly further and checked again.
 """
 
 from dataclasses import dataclass
