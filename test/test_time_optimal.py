@@ -188,3 +188,99 @@ def test_planner_config_uses_it():
         assert np.allclose(plan.positions[-1], pts[-1])
     with pytest.raises(Exception):
         PlannerConfig(time_parameterization='fastest')
+
+
+def _fd_jerk_ratio(traj, jerk, count=100001):
+    """Peak |jerk| / limit by finite differences of densely sampled accelerations."""
+    t = np.linspace(0.0, traj.duration, count)
+    qdd = traj.sample(t)[2]
+    return np.max(np.abs(np.diff(qdd, axis=0)) / np.diff(t)[:, None] / jerk)
+
+
+@pytest.mark.parametrize('robot,friction,seed,local', [
+    ('puma560', False, 0, False), ('puma560', True, 1, True), ('puma560', False, 6, True),
+    ('rx90', False, 2, True), ('rx90', True, 3, False), ('rx90', True, 7, True)])
+def test_smooth_variant_holds_the_full_jerk(robot, friction, seed, local):
+    """The jerk of the smoothed law, by finite differences of its accelerations, is held."""
+    model = load_robot(robot)
+    base = PlanningLimits.from_model(model)
+    lim = base.with_values(jerk=base.acceleration * 10.0)
+    provider = ModelEffortProvider(model, friction=friction)
+    path = via_points(_waypoints(model, seed), limits=lim)
+    effort = lim.effort * 0.8 if robot == 'puma560' else None
+    res = time_optimal(path, lim, provider, effort_limits=effort)
+
+    def resolve(cap):
+        return time_optimal(path, lim, provider, effort_limits=effort, speed_cap=cap).trajectory
+    sm = smooth_time_optimal(res.trajectory, lim, provider, effort,
+                             resolve=resolve if local else None)
+    assert _fd_jerk_ratio(sm.trajectory, lim.jerk) <= 1.0 + 1e-3
+    assert np.max(sm.jerk_ratio) <= 1.0 + 1e-6 and sm.check.worst <= 1.0 + 1e-6
+    t = np.linspace(0.0, sm.duration, 20001)
+    _, qd, qdd = sm.trajectory.sample(t)
+    assert np.all(np.abs(qd) <= lim.velocity * (1 + 1e-6))
+    assert np.all(np.abs(qdd) <= lim.acceleration * (1 + 1e-6))
+    assert np.allclose(sm.trajectory.sample(sm.duration)[0], path.sample(path.duration)[0])
+
+
+def test_smooth_variant_holds_the_jerk_where_the_path_bends():
+    """
+    On a tight loop the curvature terms of the jerk alone exceed the limit; they are held too.
+
+    The time-optimal law's jerk inside its stages has no path-acceleration jump
+    (only ``3 q'' sd sdd + q''' sd^3``) and is over the limit here, so a
+    window that spreads the jumps only cannot hold the jerk.
+    """
+    model = load_robot('rx90')
+    base = PlanningLimits.from_model(model)
+    lim = base.with_values(jerk=base.acceleration * 10.0)
+    mid = np.zeros(model.n)
+    angle = np.linspace(0.0, 2.0 * np.pi, 13)
+    pts = np.tile(mid, (angle.size, 1))
+    pts[:, 0] += 0.05 * np.sin(angle)
+    pts[:, 1] += 0.05 * (1.0 - np.cos(angle))
+    path = via_points(pts, limits=lim)
+    res = time_optimal(path, lim)
+    inside = res.trajectory.jerk(np.linspace(0.0, res.duration, 20001))
+    assert np.max(np.abs(inside) / lim.jerk) > 2.0           # curvature terms dominate
+    sm = smooth_time_optimal(res.trajectory, lim)
+    assert _fd_jerk_ratio(sm.trajectory, lim.jerk) <= 1.0 + 1e-3
+    assert sm.check.worst <= 1.0 + 1e-6
+    # Lowering the speed where the loop bends costs less than stretching it all.
+    local = smooth_time_optimal(res.trajectory, lim, resolve=lambda cap: time_optimal(
+        path, lim, speed_cap=cap).trajectory)
+    assert _fd_jerk_ratio(local.trajectory, lim.jerk) <= 1.0 + 1e-3
+    assert local.check.worst <= 1.0 + 1e-6 and local.duration < sm.duration
+
+
+def test_planner_optimal_smooth_holds_the_jerk():
+    """The planner's optimal_smooth plan holds its (default) jerk limits, by finite differences."""
+    model = load_robot('puma560')
+    lim = PlanningLimits.from_model(model)
+    provider = ModelEffortProvider(model)
+    pts = _waypoints(model, 8)
+    planner = Planner(lim, PlannerConfig(time_parameterization='optimal_smooth'), provider)
+    plan = planner.plan(pts[0], pts[1:])
+    assert _fd_jerk_ratio(plan.trajectory, planner.limits.jerk) <= 1.0 + 1e-3
+    assert np.max(plan.scaling.jerk_ratio) <= 1.0 + 1e-6
+    assert np.allclose(plan.positions[-1], pts[-1])
+
+
+def test_trajectory_jerk_matches_finite_differences():
+    """Trajectory.jerk of a spline, a time-optimal law and a smoothed law matches the samples."""
+    model = load_robot('puma560')
+    lim = PlanningLimits.from_model(model).with_values(
+        jerk=PlanningLimits.from_model(model).acceleration * 10.0)
+    path = via_points(_waypoints(model, 5), limits=lim)
+    res = time_optimal(path, lim)
+    sm = smooth_time_optimal(res.trajectory, lim)
+    for traj in (path, sm.trajectory):
+        t = np.linspace(0.0, traj.duration, 200001)
+        fd = np.diff(traj.sample(t)[2], axis=0) / np.diff(t)[:, None]
+        exact = traj.jerk(0.5 * (t[1:] + t[:-1]))
+        scale = np.max(np.abs(exact), axis=0)
+        # Away from the few jumps of a piecewise law, the two agree closely.
+        assert np.median(np.abs(fd - exact) / scale) < 1e-6
+        assert np.max(np.abs(fd - exact) / scale) < 0.5
+    assert sm.trajectory.jerk(-1.0).shape == (model.n,)
+    assert np.all(sm.trajectory.jerk(np.array([-1.0, sm.duration + 1.0])) == 0.0)

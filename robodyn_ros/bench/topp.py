@@ -21,7 +21,8 @@ the same discretization (interpolation for acceleration and torque). TOPP-RA
 gets our compiled inverse dynamics as its torque callback (its best case).
 Our compute time is the first solution (path dynamics and both passes);
 the dense check and its repairs are reported apart. Then the duration
-change that friction and a 2 kg payload make in ours.
+change that friction and a 2 kg payload make in ours. :func:`bench_smooth`
+measures the jerk-limited variant on the same paths.
 """
 
 import time
@@ -182,3 +183,109 @@ def format_toppra(res):
             f'{res["friction_payload_change_max"] * 100:+.1f}% (solve '
             f'{res["friction_payload_solve_ms_median"]:.1f} ms); worst dense |tau|/limit '
             f'{res["worst_ratio_friction_payload"]:.6f}']
+
+
+def bench_smooth(paths=20, grid=400, seed=0, effort_share=0.6, jerk_per_acceleration=10.0,
+                 local=True):
+    """
+    Measure the jerk-limited variant (``optimal_smooth``) on the paths of :func:`bench_toppra`.
+
+    Same random PUMA 560 paths (same seed), no friction, ``effort_share`` of
+    the effort limits, a jerk limit of ``jerk_per_acceleration`` times the
+    acceleration limit [1/s]. The full joint jerk is measured independently
+    by finite differences of the accelerations at 100,001 samples.
+
+    Parameters
+    ----------
+    paths : int
+        Random 5-waypoint paths.
+    grid : int
+        Grid points of the time-optimal law.
+    seed : int
+        Random seed (that of :func:`bench_toppra` gives its paths).
+    effort_share : float
+        Share of the model's effort limits used.
+    jerk_per_acceleration : float
+        Jerk limit over acceleration limit [1/s].
+    local : bool
+        Lower the speed locally where the jerk is over (re-solving the law,
+        as the planner does) before the uniform stretch; False: uniform
+        stretch only.
+
+    Returns
+    -------
+    dict
+        Per-path rows (durations, window, stretch, ratios) and summary.
+
+    """
+    from ..model import load_robot
+    from ..planning.efforts import ModelEffortProvider
+    from ..planning.limits import PlanningLimits
+    from ..planning.smoothing import smooth_time_optimal
+    from ..planning.time_optimal import time_optimal, TimeOptimalSettings
+    from ..planning.via_points import via_points
+    model = load_robot('puma560')
+    lim = PlanningLimits.from_model(model)
+    lim = lim.with_values(jerk=lim.acceleration * jerk_per_acceleration)
+    effort = lim.effort * effort_share
+    rigid = ModelEffortProvider(model, friction=False)
+    rng = np.random.default_rng(seed)
+    lo, hi = model.lower_limits, model.upper_limits
+    mid = (lo + hi) / 2.0
+    rows = []
+    settings = TimeOptimalSettings(grid=grid)
+    while len(rows) < paths:
+        pts = np.array([mid + 0.3 * (model.random_configuration(rng) - mid) for _ in range(5)])
+        path = via_points(pts, limits=lim)
+        res = time_optimal(path, lim, rigid, effort_limits=effort, settings=settings)
+
+        def resolve(cap, p=path):
+            return time_optimal(p, lim, rigid, effort_limits=effort, settings=settings,
+                                speed_cap=cap).trajectory
+        sm = smooth_time_optimal(res.trajectory, lim, rigid, effort,
+                                 resolve=resolve if local else None)
+        t = np.linspace(0.0, sm.duration, 100001)
+        fd = np.diff(sm.trajectory.sample(t)[2], axis=0) / np.diff(t)[:, None]
+        rows.append({'optimal_s': res.duration, 'smooth_s': sm.duration, 'cost': sm.cost,
+                     'window_s': sm.window, 'stretch': sm.slowdown,
+                     'worst_ratio': sm.check.worst, 'jerk_ratio': float(np.max(sm.jerk_ratio)),
+                     'jerk_ratio_fd': float(np.max(np.abs(fd) / lim.jerk)),
+                     'smooth_ms': sm.total_time * 1e3})
+    cost = np.array([r['cost'] for r in rows])
+    jerk = np.array([r['jerk_ratio_fd'] for r in rows])
+    return {'paths': paths, 'grid': grid, 'effort_share': effort_share,
+            'jerk_per_acceleration': jerk_per_acceleration, 'local': local, 'rows': rows,
+            'cost_median': float(np.median(cost)), 'cost_max': float(np.max(cost)),
+            'worst_ratio': float(max(r['worst_ratio'] for r in rows)),
+            'jerk_ratio_max': float(max(r['jerk_ratio'] for r in rows)),
+            'jerk_ratio_fd_median': float(np.median(jerk)),
+            'jerk_ratio_fd_max': float(np.max(jerk)),
+            'stretch_median': float(np.median([r['stretch'] for r in rows])),
+            'smooth_ms_median': float(np.median([r['smooth_ms'] for r in rows]))}
+
+
+def format_smooth(res):
+    """
+    Format the jerk-limited variant's measurement as text.
+
+    Parameters
+    ----------
+    res : dict
+        Output of :func:`bench_smooth`.
+
+    Returns
+    -------
+    list of str
+        Report lines.
+
+    """
+    return ['', f'optimal_smooth on {res["paths"]} random PUMA 560 paths, '
+                f'{res["effort_share"] * 100:.0f}% effort limits, jerk limit '
+                f'{res["jerk_per_acceleration"]:g} x acceleration limit, '
+                f'{"local speed caps, then " if res["local"] else ""}uniform stretch',
+            f'duration cost over the time-optimal law: median {res["cost_median"] * 100:+.1f}%, '
+            f'max {res["cost_max"] * 100:+.1f}% (uniform stretch median '
+            f'{res["stretch_median"]:.3f}); pass {res["smooth_ms_median"]:.0f} ms median',
+            f'worst dense ratio to the limits {res["worst_ratio"]:.6f}; peak full jerk / limit: '
+            f'dense check {res["jerk_ratio_max"]:.6f}, finite differences median '
+            f'{res["jerk_ratio_fd_median"]:.6f}, max {res["jerk_ratio_fd_max"]:.6f}']

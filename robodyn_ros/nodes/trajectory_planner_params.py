@@ -100,7 +100,8 @@ def parameter_specs():
                   'lines without given times: uniform (Hollerbach stretch), optimal '
                   '(time-optimal under velocity, acceleration and torque limits, friction and '
                   'payload included) or optimal_smooth (the same with continuous '
-                  'acceleration)', choices=TIME_PARAMETERIZATIONS),
+                  'acceleration and the jerk within its limits)',
+                  choices=TIME_PARAMETERIZATIONS),
         ParamSpec('effort_reserve', 0.0, 'Share of each effort limit kept free for feedback',
                   low=0.0, high=0.9),
         ParamSpec('friction', True, 'Include joint friction in the efforts'),

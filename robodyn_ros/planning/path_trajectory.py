@@ -129,21 +129,38 @@ class PathParameterizedTrajectory(Trajectory):
     def _evaluate(self, times):
         return self._run(*self.law(times))
 
+    def _evaluate_jerk(self, times):
+        """Jerk inside the stages, ``3 q'' sd sdd + q^(3) sd^3`` (the jumps are not finite)."""
+        s, sd, sdd = self.law(times)
+        s = np.clip(s, 0.0, self._path.duration)
+        ddq = self._path.sample(s)[2]
+        return 3.0 * ddq * (sd * sdd)[:, None] + self._path.jerk(s) * (sd ** 3)[:, None]
+
+
+#: Floor of the joint-distance rate, as a share of its largest value on the path.
+DISTANCE_FLOOR = 1e-3
+
 
 class SmoothedPathTrajectory(Trajectory):
     """
     A path run with the moving average of a time-optimal law in joint distance.
 
-    The law is averaged in the joint distance ``l(s) = integral |q'| ds``
-    rather than in ``s``, so that grid stages where the path parameter moves
-    fast but the joints hardly move (``q'`` near zero at a path's rest
-    ends) do not spread their large ``sdd`` over the window::
+    The law is averaged in the joint distance ``l(s) = integral n ds`` with
+    ``n = sqrt(|q'|^2 + delta^2)`` rather than in ``s``, so that grid stages
+    where the path parameter moves fast but the joints hardly move (``q'``
+    near zero at a path's rest ends) do not spread their large ``sdd`` over
+    the window::
 
         l_w(t) = (1 / w) integral_{t - w}^{t} l(s(tau)) dtau,   s_w = l^-1(l_w)
 
-    ``ld_w = (ld(t) - ld(t - w)) / w`` and ``ldd_w = (ldd(t) - ldd(t - w)) / w``
-    are exact; ``l_w`` comes from a cumulative table (20,000 steps) and
-    ``l^-1`` from a table of 20 points per grid stage (linear interpolation).
+    The floor ``delta`` (:data:`DISTANCE_FLOOR` times the largest ``|q'|``)
+    keeps ``l^-1`` well conditioned where ``q'`` vanishes, so that the path
+    rates ``sd = ld / n`` stay consistent with the tabulated ``s_w``.
+    ``ld_w = (l(t) - l(t - w)) / w``, ``ldd_w = (ld(t) - ld(t - w)) / w`` and
+    ``lddd_w = (ldd(t) - ldd(t - w)) / w`` are exact; ``l_w`` comes from a
+    cumulative table (20,000 steps) and ``l^-1`` from a table of 20 points
+    per grid stage (linear interpolation). :meth:`jerk` is the full joint
+    jerk ``q' sddd + 3 q'' sd sdd + q''' sd^3``.
 
     Parameters
     ----------
@@ -160,13 +177,14 @@ class SmoothedPathTrajectory(Trajectory):
         self._w = float(window)
         path = base.path
         self._s_tab = np.linspace(0.0, path.duration, 20 * base.grid.size + 1)
-        speed = np.linalg.norm(path.sample(self._s_tab)[1], axis=1)
-        self._l_tab = np.concatenate([[0.0], np.cumsum(0.5 * (speed[1:] + speed[:-1])
-                                                       * np.diff(self._s_tab))])
+        _, dq, ddq = path.sample(self._s_tab)
+        self._delta = DISTANCE_FLOOR * max(float(np.max(np.linalg.norm(dq, axis=1))), 1e-12)
+        self._n_tab, dn = self._rate(dq, ddq)
+        self._l_tab = _cumulative(self._s_tab, self._n_tab, dn)
         self._t_tab = np.linspace(0.0, base.duration, steps + 1)
-        lt = self._l_of_s(base.law(self._t_tab)[0])
-        self._int_tab = np.concatenate([[0.0], np.cumsum(0.5 * (lt[1:] + lt[:-1])
-                                                         * np.diff(self._t_tab))])
+        lt, ldt, _ = self._parts(self._t_tab)
+        self._lt_tab = lt
+        self._int_tab = _cumulative(self._t_tab, lt, ldt)
 
     @property
     def base(self):
@@ -179,12 +197,20 @@ class SmoothedPathTrajectory(Trajectory):
         return self._w
 
     def _l_of_s(self, s):
-        return np.interp(s, self._s_tab, self._l_tab)
+        return _hermite(s, self._s_tab, self._l_tab, self._n_tab)
 
     def _integral(self, t):
         b = self._base
-        out = np.interp(np.clip(t, 0.0, b.duration), self._t_tab, self._int_tab)
+        out = _hermite(np.clip(t, 0.0, b.duration), self._t_tab, self._int_tab, self._lt_tab)
         return out + np.where(t > b.duration, self._l_tab[-1] * (t - b.duration), 0.0)
+
+    def _rate(self, dq, ddq, dddq=None):
+        """Distance rate ``n`` and its s-derivatives ``n'`` (and ``n''``) along the path."""
+        n = np.sqrt(np.sum(dq * dq, axis=1) + self._delta ** 2)
+        dn = np.sum(dq * ddq, axis=1) / n
+        if dddq is None:
+            return n, dn
+        return n, dn, (np.sum(ddq * ddq, axis=1) + np.sum(dq * dddq, axis=1) - dn ** 2) / n
 
     def _parts(self, t):
         """Joint distance, its rate and its second derivative of the base law at t."""
@@ -192,9 +218,7 @@ class SmoothedPathTrajectory(Trajectory):
         inside = (t >= 0.0) & (t <= b.duration)
         s, sd, sdd = b.law(t)
         _, dq, ddq = b.path.sample(np.clip(s, 0.0, b.path.duration))
-        n = np.linalg.norm(dq, axis=1)
-        with np.errstate(divide='ignore', invalid='ignore'):
-            dn = np.where(n > 0.0, np.sum(dq * ddq, axis=1) / n, 0.0)
+        n, dn = self._rate(dq, ddq)
         ld = n * sd
         ldd = n * sdd + dn * sd ** 2
         lv = np.where(t < 0.0, 0.0, np.where(t > b.duration, self._l_tab[-1], self._l_of_s(s)))
@@ -229,7 +253,7 @@ class SmoothedPathTrajectory(Trajectory):
         Parameters
         ----------
         distance : numpy.ndarray
-            Joint-space arc length from the start [rad].
+            Joint distance ``l`` from the start [rad].
 
         Returns
         -------
@@ -237,16 +261,48 @@ class SmoothedPathTrajectory(Trajectory):
             Path parameter s (the base path's time) [s].
 
         """
-        return np.interp(distance, self._l_tab, self._s_tab)
+        return _hermite(distance, self._l_tab, self._s_tab, 1.0 / self._n_tab)
+
+    def _rates(self, times, third):
+        """Path derivatives and the path rates ``sd``, ``sdd`` (and ``sddd``) at times."""
+        lw, ld, ldd, lddd = self.law(times)
+        path = self._base.path
+        s = np.clip(self.path_position(lw), 0.0, path.duration)
+        q, dq, ddq = path.sample(s)
+        if not third:
+            n, dn = self._rate(dq, ddq)
+            sd = ld / n
+            return q, dq, ddq, sd, (ldd - dn * sd ** 2) / n
+        dddq = path.jerk(s)
+        n, dn, ddn = self._rate(dq, ddq, dddq)
+        sd = ld / n
+        sdd = (ldd - dn * sd ** 2) / n
+        sddd = (lddd - 3.0 * dn * sd * sdd - ddn * sd ** 3) / n
+        return dq, ddq, dddq, sd, sdd, sddd
 
     def _evaluate(self, times):
-        lw, ldw, lddw, _ = self.law(times)
-        path = self._base.path
-        s = self.path_position(lw)
-        q, dq, ddq = path.sample(np.clip(s, 0.0, path.duration))
-        n = np.linalg.norm(dq, axis=1)
-        safe = np.where(n > 1e-12, n, 1.0)
-        sd = np.where(n > 1e-12, ldw / safe, 0.0)
-        dn = np.sum(dq * ddq, axis=1) / safe
-        sdd = np.where(n > 1e-12, (lddw - dn * sd ** 2) / safe, 0.0)
+        q, dq, ddq, sd, sdd = self._rates(times, False)
         return q, dq * sd[:, None], dq * sdd[:, None] + ddq * (sd ** 2)[:, None]
+
+    def _evaluate_jerk(self, times):
+        """Return the full joint jerk ``q' sddd + 3 q'' sd sdd + q''' sd^3``."""
+        dq, ddq, dddq, sd, sdd, sddd = self._rates(times, True)
+        return dq * sddd[:, None] + 3.0 * ddq * (sd * sdd)[:, None] + dddq * (sd ** 3)[:, None]
+
+
+def _cumulative(x, y, dy):
+    """Integral of y from x[0] at each x, exact for cubic pieces (y and dy at the nodes)."""
+    h = np.diff(x)
+    piece = 0.5 * h * (y[1:] + y[:-1]) + h ** 2 * (dy[:-1] - dy[1:]) / 12.0
+    return np.concatenate([[0.0], np.cumsum(piece)])
+
+
+def _hermite(x, xs, ys, slopes):
+    """Cubic Hermite interpolation of (xs, ys) with given slopes, held beyond the ends."""
+    x = np.clip(x, xs[0], xs[-1])
+    k = np.clip(np.searchsorted(xs, x, side='right') - 1, 0, xs.size - 2)
+    h = xs[k + 1] - xs[k]
+    u = (x - xs[k]) / h
+    u2, u3 = u * u, u * u * u
+    return ((2.0 * u3 - 3.0 * u2 + 1.0) * ys[k] + (u3 - 2.0 * u2 + u) * h * slopes[k]
+            + (3.0 * u2 - 2.0 * u3) * ys[k + 1] + (u3 - u2) * h * slopes[k + 1])

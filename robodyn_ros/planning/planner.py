@@ -379,14 +379,17 @@ class Planner:
         segments = len(getattr(traj, 'breaks', ())) - 1
         settings = TimeOptimalSettings(grid=cfg.optimal_grid,
                                        check_samples=max(2000, 4 * segments))
-        res = time_optimal(traj, self._limits, provider, start_speed=start_speed,
-                           effort_limits=self._limits.effort * (1.0 - cfg.effort_reserve),
-                           settings=settings, cancel=cancel)
+        effort = self._limits.effort * (1.0 - cfg.effort_reserve)
+
+        def solve(speed_cap=None):
+            return time_optimal(traj, self._limits, provider, start_speed=start_speed,
+                                effort_limits=effort, settings=settings, cancel=cancel,
+                                speed_cap=speed_cap)
+        res = solve()
         if cfg.time_parameterization == 'optimal_smooth' and start_speed == 0.0 and \
                 isinstance(res.trajectory, PathParameterizedTrajectory):
-            smooth = smooth_time_optimal(res.trajectory, self._limits, provider,
-                                         self._limits.effort * (1.0 - cfg.effort_reserve))
-            return smooth
+            return smooth_time_optimal(res.trajectory, self._limits, provider, effort,
+                                       resolve=lambda cap: solve(cap).trajectory)
         return res
 
     def _finish(self, traj, began, given_times, cancel=None):

@@ -64,8 +64,8 @@ class PlannerConfig:
         How the path is timed when no segment times are given: ``'uniform'``
         (Hollerbach's uniform stretch), ``'optimal'`` (time-optimal under
         velocity, acceleration and torque limits, :mod:`.time_optimal`) or
-        ``'optimal_smooth'`` (the same with continuous acceleration,
-        :mod:`.smoothing`). Only the ``'spline'`` profile and Cartesian
+        ``'optimal_smooth'`` (the same with continuous acceleration and
+        the jerk within its limits, :mod:`.smoothing`). Only the ``'spline'`` profile and Cartesian
         lines use it (see :data:`OPTIMAL_PROFILES`); the others are timed
         uniformly.
     optimal_grid : int

@@ -240,7 +240,7 @@ def _solve(data, probes, deltas, xcap, x0, x1, slack=1.0):
 
 
 def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_speed=0.0,
-                 effort_limits=None, settings=None, cancel=None):
+                 effort_limits=None, settings=None, cancel=None, speed_cap=None):
     """
     Run a path in minimum time within velocity, acceleration and torque limits.
 
@@ -265,6 +265,10 @@ def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_spe
     cancel : callable, optional
         ``cancel() -> bool``, asked before each repair: True stops
         (:class:`~.errors.PlanningCancelled`).
+    speed_cap : callable, optional
+        ``speed_cap(s) -> sd_max``: a further cap on the path speed at path
+        points ``s`` [path units / s] (the jerk-limited variant lowers the
+        speed where the path's curvature makes the jerk exceed its limit).
 
     Returns
     -------
@@ -319,6 +323,8 @@ def time_optimal(path, limits, effort_provider=None, *, start_speed=0.0, end_spe
     with np.errstate(divide='ignore', over='ignore'):       # tiny q': no speed bound
         vcap = np.where(np.abs(dq) > 0.0, (keep * limits.velocity / np.abs(dq)) ** 2, np.inf)
     xcap = np.min(np.where(np.isfinite(vcap), vcap, np.inf), axis=1)
+    if speed_cap is not None:
+        xcap = np.minimum(xcap, np.asarray(speed_cap(s), dtype=float) ** 2)
     probes = _probes(dq, pd.peak, index, start_speed == 0.0, end_speed == 0.0) if friction \
         else core.empty_probes()
     deltas = np.diff(s)
@@ -403,20 +409,29 @@ def _tighten(check, traj, s, tau_hi, amax, xcap, tolerance):
     return changed
 
 
-def slow_down(traj, limits, effort_provider, bound, check, tolerance, samples):
+def slow_down(traj, limits, effort_provider, bound, check, tolerance, samples, start=1.0):
     """
     Stretch time uniformly until the dense check passes.
 
+    A stretch ``k`` divides the velocities by ``k``, the accelerations (and
+    the inertial torques) by ``k^2`` and the jerks by ``k^3``; each step
+    stretches by the largest of these roots of the ratios (the square root
+    for the torque, whose static part does not scale). The jerk is checked
+    when ``check`` checked it. ``start`` is a stretch already in ``check``.
+
     Returns ``(trajectory, check, factor)``.
     """
-    factor = 1.0
+    factor = float(start)
+    jerk = check.jerk is not None
     for _ in range(60):
-        worst = check.worst
-        if worst <= 1.0 + tolerance:
+        if check.worst <= 1.0 + tolerance:
             break
-        factor *= max(math.sqrt(worst), 1.0 + 1e-4) * (1.0 + tolerance)
-        scaled = TimeScaledTrajectory(traj, factor)
-        check = dense_check(scaled, limits, effort_provider, bound, samples)
+        step = max(np.max(check.velocity), math.sqrt(np.max(check.acceleration)),
+                   math.sqrt(np.max(check.torque)),
+                   np.cbrt(np.max(check.jerk)) if jerk else 0.0)
+        factor *= max(float(step), 1.0 + 1e-4) * (1.0 + tolerance)
+        check = dense_check(TimeScaledTrajectory(traj, factor), limits, effort_provider, bound,
+                            samples, jerk=jerk)
     else:
         raise InfeasibleError('no uniform slow-down brings the motion within the limits')
     return (TimeScaledTrajectory(traj, factor) if factor != 1.0 else traj), check, factor

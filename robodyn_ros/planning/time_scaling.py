@@ -87,6 +87,9 @@ class TimeScaledTrajectory(Trajectory):
         q, qd, qdd = self._path.sample(times / c)
         return q, qd / c, qdd / (c * c)
 
+    def _evaluate_jerk(self, times):
+        return self._path.jerk(times / self._factor) / self._factor ** 3
+
 
 @dataclass(frozen=True, eq=False)
 class TimeScalingResult:

@@ -16,9 +16,10 @@
 The trajectory value shared by the planner, the controllers and the nodes.
 
 A :class:`Trajectory` maps time [s] to joint positions, velocities and
-accelerations; it is immutable and can be sampled at any time. Before the
-start it holds the initial position, after the end the final position, both
-with zero velocity and acceleration.
+accelerations (and, through :meth:`Trajectory.jerk`, jerks); it is
+immutable and can be sampled at any time. Before the start it holds the
+initial position, after the end the final position, both with zero velocity
+and acceleration.
 """
 
 from abc import ABC, abstractmethod
@@ -91,6 +92,37 @@ class Trajectory(ABC):
         if scalar:
             return q[0], qd[0], qdd[0]
         return q, qd, qdd
+
+    def jerk(self, t):
+        """
+        Jerks (third time derivatives of the positions) at given times.
+
+        Parameters
+        ----------
+        t : float or array_like
+            Time(s) [s]; outside ``[0, duration]`` the jerk is zero.
+
+        Returns
+        -------
+        numpy.ndarray
+            Jerks, (n,) for a scalar ``t``, (N, n) for N times [rad/s^3 or m/s^3].
+
+        """
+        scalar = np.ndim(t) == 0
+        times = np.atleast_1d(np.asarray(t, dtype=float))
+        if not np.all(np.isfinite(times)):
+            raise InputError('t', 'times must be finite')
+        out = self._evaluate_jerk(np.clip(times, 0.0, self._duration))
+        out[(times < 0.0) | (times > self._duration)] = 0.0
+        return out[0] if scalar else out
+
+    def _evaluate_jerk(self, times):
+        """Jerk by a central difference of the accelerations (subclasses give it exactly)."""
+        h = 1e-5 * max(self._duration, 1e-3)
+        lo = np.clip(times - h, 0.0, self._duration)
+        hi = np.clip(times + h, 0.0, self._duration)
+        span = np.where(hi > lo, hi - lo, 1.0)[:, None]
+        return (self._evaluate(hi)[2] - self._evaluate(lo)[2]) / span
 
     @property
     def starts_at_rest(self):
@@ -214,6 +246,8 @@ class PiecewisePolynomialTrajectory(Trajectory):
         self._d1 = coeffs[:, :, 1:] * powers[1:]
         self._d2 = self._d1[:, :, 1:] * powers[1:-1] if coeffs.shape[2] > 2 else \
             np.zeros(coeffs.shape[:2] + (1,))
+        self._d3 = self._d2[:, :, 1:] * powers[1:-2] if coeffs.shape[2] > 3 else \
+            np.zeros(coeffs.shape[:2] + (1,))
 
     @property
     def breaks(self):
@@ -231,6 +265,11 @@ class PiecewisePolynomialTrajectory(Trajectory):
         tau = times - self._breaks[seg]
         return (_polyval(self._coeffs[seg], tau), _polyval(self._d1[seg], tau),
                 _polyval(self._d2[seg], tau))
+
+    def _evaluate_jerk(self, times):
+        seg = np.clip(np.searchsorted(self._breaks, times, side='right') - 1, 0,
+                      len(self._breaks) - 2)
+        return _polyval(self._d3[seg], times - self._breaks[seg])
 
 
 def _polyval(coeffs, tau):
