@@ -140,7 +140,8 @@ def test_short_demo_writes_plots_and_a_readable_recording(short_run):
     # one process: the commands never leave the loop; its status does
     assert counts['/joint_states'] > 500 and '/joint_commands' not in counts
     assert counts['/control_loop/tracking_error'] > 50
-    assert counts['/planned_trajectory'] >= 2 and counts['/planner/goal'] == 2
+    # one goal per law (sent again only if the planner did not acknowledge it in 3 s)
+    assert counts['/planned_trajectory'] >= 2 and 2 <= counts['/planner/goal'] <= 4, counts
     assert counts['/control_loop/payload_estimate'] > 10
     assert (out / 'report.txt').read_text().startswith('robodyn demo:')
 
