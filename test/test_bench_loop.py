@@ -108,6 +108,22 @@ def test_a_short_run_reports_every_figure():
     assert res['period_p50_ms'] > 0.0 and res['host_cycle_p99_us'] >= res['host_cycle_p50_us']
 
 
+def test_a_short_graph_run_reports_the_controller_timing():
+    """The two-node graph: the controller's period and compute come from its timing log."""
+    env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    proc = subprocess.run([sys.executable, '-m', 'robodyn_ros.cli.main', 'bench', 'loop',
+                           '--seconds', '3', '--rate', '500', '--law', 'computed_torque',
+                           '--mode', 'graph', '--json'], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    res = json.loads(proc.stdout)
+    assert res['mode'] == 'graph'
+    assert 1.0 <= res['period_p50_ms'] <= res['period_p99_ms'] <= res['period_max_ms'], res
+    assert res['controller_compute_p99_us'] > 0.0 and res['law_p99_us'] > 0.0, res
+    assert res['host_cycle_p99_us'] >= res['host_cycle_p50_us'] > 0.0, res
+    assert {'hardware_interface', 'controller_computed_torque', 'sim_board'} <= set(res['cpu'])
+
+
 def test_real_time_options_reach_the_loop_node_as_parameters():
     """--rt-priority, --cpus and --lock-memory become the node's parameters; defaults stay out."""
     from argparse import Namespace

@@ -361,6 +361,7 @@ def run(opts, progress=None):
         watcher = BoardWatcher(port, staller)
         result = session.run_law(opts.law, goal(model, session.home, opts.seconds),
                                  window=opts.seconds, watcher=watcher)
+        session.runs.append(result)   # stop() reads a graph controller's timing log into it
     finally:
         session.stop()
     return _result(opts, result, watcher.missed(), staller.count if staller else 0,
