@@ -25,7 +25,7 @@ Its settings, a :class:`~.planner_config.PlannerConfig`, and the choices
 they offer live in :mod:`.planner_config` (also importable from here).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import math
 import time
 
@@ -382,9 +382,13 @@ class Planner:
         effort = self._limits.effort * (1.0 - cfg.effort_reserve)
 
         def solve(path, speed_cap=None):
+            # A section between stops gets its share of the grid (at least a quarter).
+            share = min(1.0, max(0.25, path.duration / traj.duration))
+            grid = max(2, int(round(cfg.optimal_grid * share)))
             return time_optimal(path, self._limits, provider, start_speed=start_speed,
-                                effort_limits=effort, settings=settings, cancel=cancel,
-                                speed_cap=speed_cap)
+                                effort_limits=effort, speed_cap=speed_cap, cancel=cancel,
+                                settings=settings if grid == settings.grid else
+                                replace(settings, grid=grid))
         res = solve(traj)
         if cfg.time_parameterization == 'optimal_smooth' and start_speed == 0.0 and \
                 isinstance(res.trajectory, PathParameterizedTrajectory):
