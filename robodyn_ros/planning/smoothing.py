@@ -261,7 +261,8 @@ def smooth_with_stops(base, limits, solve, effort_provider=None, effort_limits=N
     both ends by ``solve`` and smoothed on its own
     (:func:`smooth_time_optimal`, with local speed caps), and the sections
     are run one after the other (:class:`~.rest_stops.RestChain`). Without a
-    stop this is :func:`smooth_time_optimal` of ``base``.
+    stop (or when a section's law is only a uniformly slowed one) this is
+    :func:`smooth_time_optimal` of ``base``.
 
     Parameters
     ----------
@@ -291,16 +292,16 @@ def smooth_with_stops(base, limits, solve, effort_provider=None, effort_limits=N
     """
     began = time.perf_counter()
     path = base.path
-    stops = path_stops(path)
-    if stops.size == 0:
+    ends = np.concatenate([[0.0], path_stops(path), [path.duration]])
+    sections = [PathSection(path, a, b) for a, b in zip(ends[:-1], ends[1:])]
+    laws = [solve(p, None) for p in sections] if len(sections) > 1 else []
+    if not all(isinstance(law, PathParameterizedTrajectory) for law in laws) or not laws:
+        # No stop, or a section the time-optimal law could only slow down uniformly.
         return smooth_time_optimal(base, limits, effort_provider, effort_limits,
                                    check_samples=check_samples, tolerance=tolerance,
                                    resolve=lambda cap: solve(path, cap))
-    ends = np.concatenate([[0.0], stops, [path.duration]])
     pieces, windows = [], []
-    for a, b in zip(ends[:-1], ends[1:]):
-        section = PathSection(path, a, b)
-        law = solve(section, None)
+    for section, law in zip(sections, laws):
         part = smooth_time_optimal(law, limits, effort_provider, effort_limits,
                                    check_samples=check_samples, tolerance=tolerance,
                                    resolve=lambda cap, p=section: solve(p, cap))
