@@ -26,6 +26,7 @@ from robodyn_ros.planning.efforts import ModelEffortProvider, Payload
 from robodyn_ros.planning.errors import InfeasibleError, StaticTorqueError
 from robodyn_ros.planning.limits import PlanningLimits
 from robodyn_ros.planning.planner import Planner, PlannerConfig
+from robodyn_ros.planning.rest_stops import path_stops
 from robodyn_ros.planning.smoothing import smooth_time_optimal
 from robodyn_ros.planning.time_optimal import time_optimal, TimeOptimalSettings
 from robodyn_ros.planning.via_points import via_points
@@ -284,3 +285,34 @@ def test_trajectory_jerk_matches_finite_differences():
         assert np.max(np.abs(fd - exact) / scale) < 0.5
     assert sm.trajectory.jerk(-1.0).shape == (model.n,)
     assert np.all(sm.trajectory.jerk(np.array([-1.0, sm.duration + 1.0])) == 0.0)
+
+
+@pytest.mark.parametrize('robot,seed,repeat', [('puma560', 2, False), ('puma560', 5, True),
+                                               ('rx90', 4, False), ('rx90', 1, True)])
+def test_smooth_variant_stops_where_the_path_comes_back(robot, seed, repeat):
+    """
+    Reversals and a repeated waypoint: the jerk is held and the motion is not stretched absurdly.
+
+    There ``|q'|`` nearly vanishes and the path turns back; the smoothed law
+    stops there (each section is smoothed on its own) instead of carrying the
+    speed of the window into the turn.
+    """
+    model = load_robot(robot)
+    base = PlanningLimits.from_model(model)
+    lim = base.with_values(jerk=base.acceleration * 10.0)
+    provider = ModelEffortProvider(model)
+    q0 = np.zeros(model.n)
+    a = np.random.default_rng(seed).uniform(-0.5, 0.5, model.n)
+    wps = np.array([a, a, -a] if repeat else [a, q0, a, q0 + 0.01])
+    stops = path_stops(via_points(np.vstack([q0, wps]), limits=lim))
+    assert stops.size == (1 if repeat else 3)
+    plans = {m: Planner(lim, PlannerConfig(time_parameterization=m), provider).plan(q0, wps)
+             for m in ('optimal', 'optimal_smooth')}
+    smooth = plans['optimal_smooth']
+    assert _fd_jerk_ratio(smooth.trajectory, lim.jerk) <= 1.0 + 1e-3
+    assert np.max(smooth.scaling.jerk_ratio) <= 1.0 + 1e-6
+    assert smooth.scaling.check.worst <= 1.0 + 1e-6
+    assert smooth.duration <= 2.5 * plans['optimal'].duration
+    assert np.allclose(smooth.positions[-1], wps[-1])
+    for seed_r in range(3):
+        assert path_stops(via_points(_waypoints(model, seed_r), limits=lim)).size == 0

@@ -208,9 +208,9 @@ def bench_smooth(paths=20, grid=400, seed=0, effort_share=0.6, jerk_per_accelera
     jerk_per_acceleration : float
         Jerk limit over acceleration limit [1/s].
     local : bool
-        Lower the speed locally where the jerk is over (re-solving the law,
-        as the planner does) before the uniform stretch; False: uniform
-        stretch only.
+        As the planner does: stop where the path comes back on itself and
+        lower the speed locally where the jerk is over (re-solving the law)
+        before the uniform stretch; False: uniform stretch only.
 
     Returns
     -------
@@ -221,7 +221,7 @@ def bench_smooth(paths=20, grid=400, seed=0, effort_share=0.6, jerk_per_accelera
     from ..model import load_robot
     from ..planning.efforts import ModelEffortProvider
     from ..planning.limits import PlanningLimits
-    from ..planning.smoothing import smooth_time_optimal
+    from ..planning.smoothing import smooth_time_optimal, smooth_with_stops
     from ..planning.time_optimal import time_optimal, TimeOptimalSettings
     from ..planning.via_points import via_points
     model = load_robot('puma560')
@@ -239,11 +239,11 @@ def bench_smooth(paths=20, grid=400, seed=0, effort_share=0.6, jerk_per_accelera
         path = via_points(pts, limits=lim)
         res = time_optimal(path, lim, rigid, effort_limits=effort, settings=settings)
 
-        def resolve(cap, p=path):
+        def solve(p, cap):
             return time_optimal(p, lim, rigid, effort_limits=effort, settings=settings,
                                 speed_cap=cap).trajectory
-        sm = smooth_time_optimal(res.trajectory, lim, rigid, effort,
-                                 resolve=resolve if local else None)
+        sm = smooth_with_stops(res.trajectory, lim, solve, rigid, effort) if local else \
+            smooth_time_optimal(res.trajectory, lim, rigid, effort)
         t = np.linspace(0.0, sm.duration, 100001)
         fd = np.diff(sm.trajectory.sample(t)[2], axis=0) / np.diff(t)[:, None]
         rows.append({'optimal_s': res.duration, 'smooth_s': sm.duration, 'cost': sm.cost,

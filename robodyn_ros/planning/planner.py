@@ -25,7 +25,7 @@ Its settings, a :class:`~.planner_config.PlannerConfig`, and the choices
 they offer live in :mod:`.planner_config` (also importable from here).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import math
 import time
 
@@ -40,7 +40,7 @@ from .path_trajectory import PathParameterizedTrajectory
 from .planner_config import (OPTIMAL_PROFILES, PlannerConfig, PROFILES,
                              TIME_PARAMETERIZATIONS)
 from .profiles import KINDS
-from .smoothing import smooth_time_optimal
+from .smoothing import smooth_with_stops
 from .time_optimal import time_optimal, TimeOptimalSettings
 from .time_scaling import TimeScaledTrajectory, torque_limited_scaling
 from .trajectory import PiecewisePolynomialTrajectory
@@ -381,15 +381,20 @@ class Planner:
                                        check_samples=max(2000, 4 * segments))
         effort = self._limits.effort * (1.0 - cfg.effort_reserve)
 
-        def solve(speed_cap=None):
-            return time_optimal(traj, self._limits, provider, start_speed=start_speed,
-                                effort_limits=effort, settings=settings, cancel=cancel,
-                                speed_cap=speed_cap)
-        res = solve()
+        def solve(path, speed_cap=None):
+            # A section between stops gets its share of the grid (at least a quarter).
+            share = min(1.0, max(0.25, path.duration / traj.duration))
+            grid = max(2, int(round(cfg.optimal_grid * share)))
+            return time_optimal(path, self._limits, provider, start_speed=start_speed,
+                                effort_limits=effort, speed_cap=speed_cap, cancel=cancel,
+                                settings=settings if grid == settings.grid else
+                                replace(settings, grid=grid))
+        res = solve(traj)
         if cfg.time_parameterization == 'optimal_smooth' and start_speed == 0.0 and \
                 isinstance(res.trajectory, PathParameterizedTrajectory):
-            return smooth_time_optimal(res.trajectory, self._limits, provider, effort,
-                                       resolve=lambda cap: solve(cap).trajectory)
+            return smooth_with_stops(res.trajectory, self._limits,
+                                     lambda path, cap: solve(path, cap).trajectory,
+                                     provider, effort)
         return res
 
     def _finish(self, traj, began, given_times, cancel=None):

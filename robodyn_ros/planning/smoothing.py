@@ -42,6 +42,7 @@ import numpy as np
 from .errors import InfeasibleError
 from .path_checks import dense_check, jerk_peaks
 from .path_trajectory import PathParameterizedTrajectory, SmoothedPathTrajectory
+from .rest_stops import path_stops, PathSection, RestChain
 from .time_optimal import slow_down
 from .time_scaling import TimeScaledTrajectory
 
@@ -247,3 +248,72 @@ def smooth_time_optimal(base, limits, effort_provider=None, effort_limits=None, 
                                        samples, start=factor)
     return SmoothResult(out, traj.window, base.duration, check, factor, check.jerk.copy(),
                         time.perf_counter() - began)
+
+
+def smooth_with_stops(base, limits, solve, effort_provider=None, effort_limits=None, *,
+                      check_samples=2000, tolerance=1e-6):
+    """
+    Smooth a time-optimal law, stopping where its path comes back on itself.
+
+    At every stop of :func:`~.rest_stops.path_stops` (a reversal or a
+    repeated waypoint: ``q'`` nearly vanishes and the direction turns by more
+    than 90 degrees) the path is split; each section is timed at rest at
+    both ends by ``solve`` and smoothed on its own
+    (:func:`smooth_time_optimal`, with local speed caps), and the sections
+    are run one after the other (:class:`~.rest_stops.RestChain`). Without a
+    stop (or when a section's law is only a uniformly slowed one) this is
+    :func:`smooth_time_optimal` of ``base``.
+
+    Parameters
+    ----------
+    base : PathParameterizedTrajectory
+        The time-optimal motion of the whole path, from rest to rest.
+    limits : PlanningLimits
+        Limits, jerk included.
+    solve : callable
+        ``solve(path, speed_cap) -> Trajectory``: the time-optimal law of a
+        path (a section of ``base.path``) from rest to rest with a further
+        path speed cap (None: none).
+    effort_provider : callable, optional
+        Torques checked densely (``ModelEffortProvider``).
+    effort_limits : array_like, optional
+        Torque limits (default ``limits.effort``).
+    check_samples : int
+        Even samples of the dense check of the chained motion.
+    tolerance : float
+        Relative excess over a limit the dense check accepts.
+
+    Returns
+    -------
+    SmoothResult
+        The smoothed motion (a ``RestChain`` when the path has stops); its
+        ``optimal_duration`` is the one of ``base``.
+
+    """
+    began = time.perf_counter()
+    path = base.path
+    ends = np.concatenate([[0.0], path_stops(path), [path.duration]])
+    sections = [PathSection(path, a, b) for a, b in zip(ends[:-1], ends[1:])]
+    laws = [solve(p, None) for p in sections] if len(sections) > 1 else []
+    if not all(isinstance(law, PathParameterizedTrajectory) for law in laws) or not laws:
+        # No stop, or a section the time-optimal law could only slow down uniformly.
+        return smooth_time_optimal(base, limits, effort_provider, effort_limits,
+                                   check_samples=check_samples, tolerance=tolerance,
+                                   resolve=lambda cap: solve(path, cap))
+    pieces, windows = [], []
+    for section, law in zip(sections, laws):
+        part = smooth_time_optimal(law, limits, effort_provider, effort_limits,
+                                   check_samples=check_samples, tolerance=tolerance,
+                                   resolve=lambda cap, p=section: solve(p, cap))
+        pieces.append(part.trajectory)
+        windows.append(part.window)
+    chain = RestChain(pieces)
+    bound = limits.effort if effort_limits is None else effort_limits
+    samples = max(int(check_samples), 4 * base.grid.size * len(pieces))
+    check = dense_check(chain, limits, effort_provider, bound, samples, jerk=True)
+    out, factor = chain, 1.0
+    if check.worst > 1.0 + tolerance:
+        out, check, factor = slow_down(chain, limits, effort_provider, bound, check, tolerance,
+                                       samples)
+    return SmoothResult(out, float(max(windows)), base.duration, check, factor,
+                        check.jerk.copy(), time.perf_counter() - began)
