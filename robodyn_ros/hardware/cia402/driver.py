@@ -267,18 +267,15 @@ class Cia402Driver(DriveBackend):
         if self.bus.counters.rx_errors > self._rx_errors:
             self._rx_errors = self.bus.counters.rx_errors
             raise TransportError(f'CAN receive failed: {self.bus.counters.last_error}')
-        now = time.time()
-        limit = self.settings.heartbeat_timeout
+        now, limit = time.time(), self.settings.heartbeat_timeout
         for i, node in enumerate(self.nodes):
             stamp = node.nmt.timestamp
             if stamp is None or now - stamp > limit:
-                age = 'never' if stamp is None else f'{(now - stamp) * 1e3:.0f} ms ago'
-                # Every drive's newest heartbeat: one silent drive, or a silent bus?
-                ages = ' / '.join('-' if n.nmt.timestamp is None else
-                                  f'{(now - n.nmt.timestamp) * 1e3:.0f}' for n in self.nodes)
+                ages = ' / '.join(f'{(now - n.nmt.timestamp) * 1e3:.0f}' if n.nmt.timestamp
+                                  else 'never' for n in self.nodes)   # one drive or the bus?
                 raise TransportError(f'heartbeat of {where(node.id, self.model.joint_names[i])} '
-                                     f'lost (last {age}, consumer time {limit * 1e3:.0f} ms; '
-                                     f'newest heartbeat of each drive [ms ago]: {ages})')
+                                     f'lost (consumer time {limit * 1e3:.0f} ms; newest '
+                                     f'heartbeat of each drive [ms ago]: {ages})')
             if node.nmt.state != 'OPERATIONAL':
                 raise TransportError(f'{where(node.id, self.model.joint_names[i])} left NMT '
                                      f'operational ({node.nmt.state.lower()})')

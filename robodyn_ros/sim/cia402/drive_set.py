@@ -85,8 +85,7 @@ class SimNetwork(canopen.Network):
 
     def send_periodic(self, can_id, data, period, remote=False):
         """Register a periodic frame for the loop (returns it)."""
-        task = PeriodicFrame(can_id, data, period)
-        # A restarted heartbeat stops its old task: keep only the live ones.
+        task = PeriodicFrame(can_id, data, period)   # a restarted heartbeat stops the old one
         self.periodic = [t for t in self.periodic if not t.stopped] + [task]
         return task
 
