@@ -94,7 +94,7 @@ def _planner():
     from ..planning.reachability import COMPILED
     model = load_robot('puma560')
     planner = Planner(PlanningLimits.from_model(model),
-                      PlannerConfig(time_parameterization='optimal'),
+                      PlannerConfig(time_parameterization='optimal_smooth'),
                       ModelEffortProvider(model))
     planner.plan(np.zeros(model.n), [np.full(model.n, 0.3)])
     return 'numba core compiled' if COMPILED else 'numba not installed (plain Python)'

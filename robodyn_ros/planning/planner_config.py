@@ -88,7 +88,7 @@ class PlannerConfig:
     sample_period: float = 0.01
     compute_efforts: bool = True
     scaling_samples: int = 120
-    time_parameterization: str = 'optimal'
+    time_parameterization: str = 'optimal_smooth'
     optimal_grid: int = 400
     max_waypoints: int = 10_000
     max_duration: float = 600.0
