@@ -100,6 +100,10 @@ def test_lifecycle_topics_and_safety(transport):
         node = graph.add(HardwareInterfaceNode(context=graph.context, parameter_overrides=(
             _params(board, hold_time=1.0))))
         client = Client(graph)
+        # The second publisher of the test is made now: creating a node in this process
+        # while the board streams once held the interface's I/O thread past the board's
+        # watchdog in a long test session (a test artefact: a rogue is another process).
+        rogue = Client(graph, name='hw_test_rogue')
         assert node.trigger_configure() == SUCCESS
         assert wait_until(lambda: len(client.states) > 20, 10.0)
         msg = client.states[-1]
@@ -155,7 +159,6 @@ def test_lifecycle_topics_and_safety(transport):
                 assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
             assert board.status()['command'][2] == pytest.approx(0.4 / kt[2], rel=1e-3)
             # A second publisher is refused and does not displace the first.
-            rogue = Client(graph, name='hw_test_rogue')
             sent = 0
             while node._hw.commands.foreign < 40 and sent < 2000:   # about 10 s
                 rogue.command(['joint1', 'joint2', 'joint3'], [0.0, 0.0, -0.4])

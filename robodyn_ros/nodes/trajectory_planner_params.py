@@ -96,8 +96,8 @@ def parameter_specs():
                   low=0.01, high=1.0),
         ParamSpec('time_scaling', True, 'Slow plans down so that the inverse-dynamics torques '
                   'stay within the effort limits (Hollerbach)'),
-        ParamSpec('time_parameterization', 'optimal_smooth', 'Timing of spline plans and Cartesian '
-                  'lines without given times: uniform (Hollerbach stretch), optimal '
+        ParamSpec('time_parameterization', 'optimal_smooth', 'Timing of spline plans and '
+                  'Cartesian lines without given times: uniform (Hollerbach stretch), optimal '
                   '(time-optimal under velocity, acceleration and torque limits, friction and '
                   'payload included) or optimal_smooth (the same with continuous '
                   'acceleration and the jerk within its limits)',
