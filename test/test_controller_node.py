@@ -335,9 +335,11 @@ def test_node_process_runs_and_exits_cleanly(tmp_path):
             probe = _Probe(g)
             time.sleep(3.0)
             assert not probe.commands        # no state: nothing to command
+            # With a live state stream it commands (a release after a stall of the stream on a
+            # loaded machine is allowed, as long as the commands come back with the states).
             for _ in range(400):
                 probe.publish_state(Q, pause=0.01)
-                if len(probe.commands) > 5:
+                if len(probe.commands) > 5 and not probe.last_released():
                     break
             assert len(probe.commands) > 5 and not probe.last_released()
     finally:
