@@ -220,43 +220,11 @@ class DemoProbe(Node):
         return self._lifecycle.available(node, timeout)
 
     def get_state(self, node, timeout=2.0):
-        """
-        Read a lifecycle node's state.
-
-        Parameters
-        ----------
-        node : str
-            Node name (relative).
-        timeout : float
-            Longest wait [s].
-
-        Returns
-        -------
-        str or None
-            The state label, None when the node did not answer.
-
-        """
+        """Read a lifecycle node's state label (see :meth:`.LifecycleCaller.get_state`)."""
         return self._lifecycle.get_state(node, timeout)
 
     def change_state(self, node, transition, timeout=10.0):
-        """
-        Ask a lifecycle node for a transition (a lost request is asked again).
-
-        Parameters
-        ----------
-        node : str
-            Node name (relative).
-        transition : str
-            ``'configure'``, ``'activate'``, ``'deactivate'`` or ``'cleanup'``.
-        timeout : float
-            Longest wait [s].
-
-        Returns
-        -------
-        bool or None
-            The node's answer, None when it did not answer in time.
-
-        """
+        """Drive a lifecycle transition (see :meth:`.LifecycleCaller.change_state`)."""
         return self._lifecycle.change_state(node, transition, timeout)
 
     def trigger(self, service, timeout=10.0):
