@@ -330,6 +330,28 @@ def s_host_loss():
         d.close()
 
 
+def s_host_stall():
+    d = driver(heartbeat_timeout=0.6)
+    d.connect()
+    try:
+        before = cycles(d, 10) is not None
+        cob_id, period = d.cycle.heartbeat
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 1.0:   # no cycle: the drives' frames wait in the socket
+            d.network.send_message(cob_id, bytes([o.NMT_OPERATIONAL]))   # the host lives on
+            time.sleep(period)
+        read_error = ''
+        after = False
+        try:
+            after = cycles(d, 5) is not None
+        except Exception as exc:    # noqa: B902 - reported to the test
+            read_error = f'{type(exc).__name__}: {exc}'
+        return {'before': before, 'after': after, 'read_error': read_error,
+                'states': [s.value for s in d.states]}
+    finally:
+        d.close()
+
+
 def s_bad_frames():
     d = driver()
     d.connect()

@@ -37,7 +37,7 @@ from robodyn_ros.hardware.cia402.namespace import CanNamespace
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCENARIOS = ('configure', 'wrong_readback', 'refuse_mode', 'power', 'pdo_round_trip', 'emcy',
-             'heartbeat_loss', 'host_loss', 'bad_frames')
+             'heartbeat_loss', 'host_loss', 'host_stall', 'bad_frames')
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason='network namespaces need root')
 
@@ -194,6 +194,14 @@ def test_drives_quick_stop_when_the_host_heartbeat_stops(results):
     assert 'quick stop active' in states
     assert all(r['host_lost']) and not r['enabled']
     assert any('0x8130' in e for e in r['emcy'])
+
+
+def test_a_stalled_host_does_not_call_the_drives_lost(results):
+    """The host's cycle stops 1 s (its heartbeat goes on): the drives' waiting heartbeats count."""
+    r = _ok(results['host_stall'])
+    assert r['before'] and r['after'], r
+    assert r['read_error'] == '', r['read_error']
+    assert all(s == 'switch on disabled' for s in r['states']), r['states']
 
 
 def test_bad_frames_are_counted_never_obeyed(results):

@@ -282,11 +282,16 @@ class Cia402Driver(DriveBackend):
 
     def exchange(self):
         """Run one SYNC and its TPDOs (raw values or None); bus errors become TransportError."""
-        self._check_link()
+        if self.network is None or self.cycle is None:
+            raise TransportError('CAN bus closed')
         try:
             raw = self.cycle.exchange()
         except (can.CanError, OSError) as exc:
             raise TransportError(f'CAN bus error: {exc}') from None
+        # Judged after the cycle dispatched every frame that arrived: after a stall of this
+        # host the heartbeats waiting in the socket prove the drives alive (only a drive
+        # that sent none within its consumer time is lost).
+        self._check_link()
         c, b = self.cycle.counters, self.bus.counters
         st = self.stats
         st.lost_frames, st.reordered_frames = c.missing_frames, c.late_frames
