@@ -36,7 +36,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
                                     {'seconds': math.nan},
                                     {'board_mode': 'impedance', 'mode': 'graph'},
                                     {'board_mode': 'impedance', 'law': 'pid'},
-                                    {'board_mode': 'impedance', 'inner_rate': 500.0}])
+                                    {'board_mode': 'impedance', 'inner_rate': 500.0},
+                                    {'joint_states_decimation': 0},
+                                    {'joint_states_decimation': 2, 'mode': 'graph'}])
 def test_bad_options_are_named(change):
     """Each bad option is refused with its name."""
     opts = LoopBenchOptions(**change)
@@ -146,11 +148,12 @@ def test_a_short_impedance_run_with_stalls():
     proc = subprocess.run([sys.executable, '-m', 'robodyn_ros.cli.main', 'bench', 'loop',
                            '--seconds', '3', '--rate', '500', '--law', 'computed_torque',
                            '--board-mode', 'impedance', '--inner-rate', '2000',
-                           '--stall-ms', '20', '--json'], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=240)
+                           '--stall-ms', '20', '--joint-states-decimation', '5', '--json'],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=240)
     assert proc.returncode == 0, proc.stderr[-2000:]
     res = json.loads(proc.stdout)
     assert res['board_mode'] == 'impedance' and res['inner_rate_hz'] == 2000.0
+    assert res['joint_states_hz'] == 100.0
     assert res['stalls'] >= 1 and res['stall_ms'] == 20.0
     assert len(res['max_deg']) == 6 and all(math.isfinite(x) for x in res['max_deg'])
     assert 100 <= res['enabled_cycles'] <= 1.2 * 500 * res['seconds'] + 50, res

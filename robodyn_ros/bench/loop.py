@@ -92,6 +92,9 @@ class LoopBenchOptions:
         Time between stalls [s].
     payload : float
         Payload on the simulated arm, unknown to the model [kg].
+    joint_states_decimation : int
+        Publish ``joint_states`` every N-th cycle (one process; the graph's
+        controller needs every cycle).
     loop_parameters : dict
         Extra parameters of the node that drives the board (e.g.
         ``rt_priority``).
@@ -108,6 +111,7 @@ class LoopBenchOptions:
     stall_ms: float = 0.0
     stall_period: float = 1.0
     payload: float = 2.0
+    joint_states_decimation: int = 1
     loop_parameters: dict = field(default_factory=dict)
 
     def check(self):
@@ -127,6 +131,11 @@ class LoopBenchOptions:
                                              f'{self.board_mode!r}')
         if self.board_mode == 'impedance':
             self._check_impedance()
+        if not 1 <= self.joint_states_decimation <= 1000 or (
+                self.mode == 'graph' and self.joint_states_decimation != 1):
+            raise InputError('--joint-states-decimation', 'a whole number in [1, 1000], 1 '
+                             'with the graph (its controller reads every state), got '
+                             f'{self.joint_states_decimation}')
         if not (math.isfinite(self.seconds) and 1.0 <= self.seconds <= 3600.0):
             raise InputError('--seconds', f'must be in [1, 3600] s, got {self.seconds}')
         if not (math.isfinite(self.stall_ms) and 0.0 <= self.stall_ms <= 500.0):
@@ -282,6 +291,7 @@ def _result(opts, run, cycles, stalls, load):
     out = {
         'mode': opts.mode, 'law': opts.law, 'robot': opts.robot, 'rate_hz': opts.rate,
         'board_mode': opts.board_mode,
+        'joint_states_hz': opts.rate / opts.joint_states_decimation,
         'inner_rate_hz': opts.inner_rate if opts.board_mode == 'impedance' else None,
         'seconds': run.end - run.start,
         'stall_ms': opts.stall_ms, 'stalls': stalls,
@@ -339,6 +349,8 @@ def run(opts, progress=None):
     from ..model import load_robot
     opts.check()
     hardware, board = dict(opts.loop_parameters), []
+    if opts.joint_states_decimation != 1:
+        hardware['joint_states_decimation'] = int(opts.joint_states_decimation)
     if opts.board_mode == 'impedance':
         hardware['board_mode'] = 'impedance'
         board = ['--inner-rate', f'{opts.inner_rate:g}']
@@ -388,6 +400,7 @@ def format_result(res, title=None):
     inner = (f' (inner {res["inner_rate_hz"]:g} Hz)' if res.get('inner_rate_hz') else '')
     lines = [title or (f'{res["mode"]} loop: {res["law"]} on {res["robot"]} at '
                        f'{res["rate_hz"]:g} Hz, {res["board_mode"]} mode{inner}, '
+                       f'joint_states at {res["joint_states_hz"]:g} Hz, '
                        f'{res["seconds"]:.1f} s'
                        + (f', {res["stalls"]} stalls of {res["stall_ms"]:g} ms'
                           if res['stalls'] else '')

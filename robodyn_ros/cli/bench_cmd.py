@@ -154,6 +154,9 @@ def _add_loop(benches):
                     help='time between stalls (default 1 s)')
     lp.add_argument('--payload', type=nonnegative_float, default=2.0, metavar='KG',
                     help='payload on the simulated arm, unknown to the model (default 2)')
+    lp.add_argument('--joint-states-decimation', type=int_between(1, 1000), default=1,
+                    metavar='N', help='one process: publish joint_states every N-th cycle '
+                                      '(default 1: every cycle)')
     lp.add_argument('--rt-priority', type=int_between(0, 99), default=0, metavar='P',
                     help='SCHED_FIFO priority 1-99 of the thread that reads the board (0: '
                          'normal scheduling, the default; needs rtprio, see docs/realtime.md)')
@@ -353,11 +356,13 @@ def run_loop(args):
                             robot=args.robot, board_mode=args.board_mode,
                             inner_rate=args.inner_rate, stall_ms=args.stall_ms,
                             stall_period=args.stall_period, payload=args.payload,
+                            joint_states_decimation=args.joint_states_decimation,
                             loop_parameters=_realtime_parameters(args))
     opts.check()
     runs = [opts]
     if args.compare_graph and opts.mode != 'graph':   # the graph sends currents
-        runs.append(replace(opts, mode='graph', board_mode='current'))
+        runs.append(replace(opts, mode='graph', board_mode='current',
+                            joint_states_decimation=1))
 
     def progress(line):
         if not args.json:

@@ -56,6 +56,7 @@ Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
 from dataclasses import replace
 import json
 import math
+import queue
 import sys
 import threading
 import time
@@ -161,7 +162,9 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._latest = None
         self._out = None
         self._law_ran = False
-        self._publish_wake = threading.Event()
+        # A C queue, not a threading.Event: its put is one short C call in the loop (an
+        # Event's set runs a Python Condition: locks and a notify in every cycle).
+        self._publish_wake = queue.SimpleQueue()
         self._publisher = None
         self._publishing = False
         self._count = 0
@@ -282,7 +285,7 @@ class ControlLoopNode(HardwareInterfaceNode):
 
     def _teardown_commands(self):
         self._publishing = False
-        self._publish_wake.set()
+        self._publish_wake.put(None)
         if self._publisher is not None and self._publisher is not threading.current_thread():
             self._publisher.join(timeout=2.0)
         self._publisher = None
@@ -330,15 +333,18 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._latest = sample
         self._count += 1
         if self._count % self._values['joint_states_decimation'] == 0:
-            self._publish_wake.set()
+            self._publish_wake.put(None)
 
     def _publish_loop(self):
         """Publish joint_states and the law's status from the newest values (output thread)."""
         done = 0
         while self._publishing:
-            if not self._publish_wake.wait(0.1):
+            try:
+                self._publish_wake.get(timeout=0.1)
+            except queue.Empty:
                 continue
-            self._publish_wake.clear()
+            while not self._publish_wake.empty():      # behind: the newest values only
+                self._publish_wake.get_nowait()
             sample, out = self._latest, self._out
             if sample is None or not self.context.ok():
                 continue
