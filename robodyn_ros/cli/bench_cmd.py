@@ -324,14 +324,9 @@ def run_parallel(args):
 
 def _realtime_parameters(args):
     """Return the loop node's real-time parameters asked for (dict, defaults left out)."""
-    values = {}
-    if args.rt_priority:
-        values['rt_priority'] = int(args.rt_priority)
-    if args.cpus:
-        values['cpus'] = [int(c) for c in args.cpus]
-    if args.lock_memory:
-        values['lock_memory'] = True
-    return values
+    values = {'rt_priority': int(args.rt_priority or 0),
+              'cpus': [int(c) for c in args.cpus or ()], 'lock_memory': bool(args.lock_memory)}
+    return {k: v for k, v in values.items() if v}
 
 
 def run_loop(args):

@@ -179,10 +179,8 @@ class Cia402Driver(DriveBackend):
             network.notifier = None
             self._heartbeat_task.stop()
             self._heartbeat_task = None
-            # About 40 system calls a cycle (each frame is one datagram in and its select),
-            # each a chance for another thread to take the GIL for a whole switch interval
-            # (5 ms by default): hand it back sooner (the node did it already, before the
-            # bus opened; a driver used on its own does it here).
+            # About 40 system calls a cycle, each a chance for another thread to keep the GIL
+            # a switch interval (5 ms by default): shorter (the node did it already).
             shorten_gil_switch()
             self.cycle = PdoCycle(network, s.node_ids, s.cycle_period, s.max_stale,
                                   s.answer_wait, (o.heartbeat_cob_id(s.master_id),
@@ -282,16 +280,13 @@ class Cia402Driver(DriveBackend):
 
     def exchange(self):
         """Run one SYNC and its TPDOs (raw values or None); bus errors become TransportError."""
-        if self.network is None or self.cycle is None:
+        if self.cycle is None:
             raise TransportError('CAN bus closed')
         try:
             raw = self.cycle.exchange()
         except (can.CanError, OSError) as exc:
             raise TransportError(f'CAN bus error: {exc}') from None
-        # Judged after the cycle dispatched every frame that arrived: after a stall of this
-        # host the heartbeats waiting in the socket prove the drives alive (only a drive
-        # that sent none within its consumer time is lost).
-        self._check_link()
+        self._check_link()   # after the frames waiting in the socket: a host stall is no loss
         c, b = self.cycle.counters, self.bus.counters
         st = self.stats
         st.lost_frames, st.reordered_frames = c.missing_frames, c.late_frames
