@@ -412,7 +412,8 @@ class HardwareInterface:
         while not self._stop.is_set():
             if self._waiting:           # a transition waits for the lock: let it in
                 self._let_in.wait(0.05)
-            self._let_in.clear()
+            if self._let_in.is_set():   # (a Python lock and notify: not in every cycle)
+                self._let_in.clear()
             try:
                 with self._lock:
                     sample = self._step()

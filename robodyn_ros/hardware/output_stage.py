@@ -270,7 +270,7 @@ class OutputStage:
     def _sent(self, sample, result):
         self.last_result = result
         self.stats.cycle(time.monotonic() - sample.host_time)
-        if np.any(result.at_limit):
+        if result.at_limit.any():
             names = [self.model.joint_names[i] for i in np.flatnonzero(result.at_limit)]
             self.problems.report('limit', 'warn', 'torque into the joint limit cut: '
                                  + ', '.join(names), hold=0.5)

@@ -100,10 +100,14 @@ class Problems:
         """
         with self._lock:
             if key is None:
+                removed = bool(self._items)
                 self._items.clear()
-            elif key in self._items and self._items[key][2] is None:
-                del self._items[key]
-        self._notify()
+            else:
+                removed = key in self._items and self._items[key][2] is None
+                if removed:
+                    del self._items[key]
+        if removed:     # nothing changed: no summary (called in every cycle)
+            self._notify()
 
     def active(self):
         """

@@ -294,7 +294,7 @@ class SimAxes:
             If the plant's state is no longer finite.
 
         """
-        if np.ndim(outputs_on):
+        if not isinstance(outputs_on, (bool, np.bool_)) and np.ndim(outputs_on):
             self._advance_axes(reference, np.asarray(outputs_on, dtype=bool), self.period,
                                self.alpha)
         else:

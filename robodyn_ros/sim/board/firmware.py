@@ -318,8 +318,8 @@ class SimFirmware:
         if not self._accept(msg, len(msg.currents)):
             return
         ref = np.array(msg.currents, dtype=float)
-        clamped = np.clip(ref, -self.limit, self.limit)
-        self.limited = bool(np.any(clamped != ref))
+        clamped = np.minimum(np.maximum(ref, -self.limit), self.limit)
+        self.limited = bool((clamped != ref).any())
         self.command = clamped
         self.mode = CURRENT
 
@@ -375,15 +375,15 @@ class SimFirmware:
                   if 'over_current' in injector.active else self._no_offset)
         measured = self.axes.measured_current(offset)
         trip = np.abs(measured) > self.over_current_factor * self.limit
-        if np.any(trip) and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
+        if trip.any() and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
             i = int(np.argmax(trip))
             out.append(self.latch(Fault.OVER_CURRENT, i, int(round(measured[i] * 1e6))))
         out.extend(self._encoder_check(counts))
         if self.streaming:
             out.append(StateReport(self.time_us, self.status, self.faults,
                                    self.applied_state_time_us, self.rx_errors & 0xFFFF,
-                                   tuple(int(c) for c in counts),
-                                   tuple(float(c) for c in measured)))
+                                   tuple(np.asarray(counts, dtype=np.int64).tolist()),
+                                   tuple(np.asarray(measured, dtype=float).tolist())))
             self.overrun = False
         return out
 
@@ -400,7 +400,7 @@ class SimFirmware:
         moving = speed > check
         self._last_change_us[~moving] = self.time_us
         silent = self.time_us - self._last_change_us >= self.watchdog_us
-        if np.any(silent) and not self.faults & Fault.ENCODER:
+        if silent.any() and not self.faults & Fault.ENCODER:
             i = int(np.argmax(silent))
             return [self.latch(Fault.ENCODER, i, int(round(speed[i] * 1e6)))]
         return []

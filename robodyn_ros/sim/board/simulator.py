@@ -143,6 +143,8 @@ class SimBoard:
         self._delayed = []
         self._stop = False
         self._started = None
+        self._poller = None
+        self._polled = None       # the descriptors the poller waits on
 
     # ------------------------------------------------------------------ info
     def ready_info(self):
@@ -409,12 +411,16 @@ class SimBoard:
 
     def _poll_io(self, timeout):
         """Wait up to ``timeout`` [s] for the control channel or the link; serve them."""
-        waits = [self.control] if self.control is not None else []
-        if self.endpoint.is_open:
-            waits.append(self.endpoint)
-        ready, _, _ = select.select(waits, [], [], timeout)
-        for src in ready:
-            if src is self.control:
+        control = self.control.fileno() if self.control is not None else -1
+        link = self.endpoint.fileno() if self.endpoint.is_open else -1
+        if self._polled != (control, link):     # a link closed or opened: wait on the new one
+            self._poller = select.poll()
+            for fd in (control, link):
+                if fd >= 0:
+                    self._poller.register(fd, select.POLLIN)
+            self._polled = (control, link)
+        for fd, _ in self._poller.poll(timeout * 1e3):
+            if fd == control:
                 self.control.poll()
             elif self.endpoint.is_open:
                 for data, peer in self.endpoint.read_chunks():
