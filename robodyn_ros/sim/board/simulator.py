@@ -143,8 +143,8 @@ class SimBoard:
         self._delayed = []
         self._stop = False
         self._started = None
-        self._poller = None
-        self._polled = None       # the descriptors the poller waits on
+        self._waits = []
+        self._polled = None       # the descriptors waited on: (control, link), -1 for none
 
     # ------------------------------------------------------------------ info
     def ready_info(self):
@@ -414,12 +414,12 @@ class SimBoard:
         control = self.control.fileno() if self.control is not None else -1
         link = self.endpoint.fileno() if self.endpoint.is_open else -1
         if self._polled != (control, link):     # a link closed or opened: wait on the new one
-            self._poller = select.poll()
-            for fd in (control, link):
-                if fd >= 0:
-                    self._poller.register(fd, select.POLLIN)
+            self._waits = [fd for fd in (control, link) if fd >= 0]
             self._polled = (control, link)
-        for fd, _ in self._poller.poll(timeout * 1e3):
+        # select, not poll or epoll: their timeouts are whole milliseconds (a 0.3 ms wait
+        # would become 1 ms, a late cycle); descriptors as numbers (no fileno calls).
+        ready, _, _ = select.select(self._waits, [], [], timeout)
+        for fd in ready:
             if fd == control:
                 self.control.poll()
             elif self.endpoint.is_open:
