@@ -131,8 +131,10 @@ def test_real_time_options_reach_the_loop_node_as_parameters():
     from argparse import Namespace
 
     from robodyn_ros.cli.bench_cmd import _realtime_parameters
-    none = Namespace(rt_priority=0, cpus=None, lock_memory=False)
+    none = Namespace(rt_priority=None, cpus=None, lock_memory=False)
     assert _realtime_parameters(none) == {}
+    off = Namespace(rt_priority=0, cpus=None, lock_memory=False)
+    assert _realtime_parameters(off) == {'rt_priority': 0}
     every = Namespace(rt_priority=80, cpus=[1], lock_memory=True)
     assert _realtime_parameters(every) == {'rt_priority': 80, 'cpus': [1], 'lock_memory': True}
     proc = subprocess.run([sys.executable, '-m', 'robodyn_ros.cli.main', 'bench', 'loop',

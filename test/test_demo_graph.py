@@ -20,7 +20,8 @@ import sys
 
 import pytest
 from robodyn_ros.demo.config import DemoConfig
-from robodyn_ros.demo.graph import board_command, controller_name, node_commands
+from robodyn_ros.demo.graph import (board_command, controller_name, HOST_RT_PRIORITY,
+                                    node_commands, SIM_RT_PRIORITY)
 from robodyn_ros.errors import InputError
 from robodyn_ros.nodes.model_source import model_parameters
 
@@ -64,6 +65,9 @@ def test_node_commands_use_declared_parameters(robot, mode, tmp_path):
         params = [argv[i + 1].split(':=')[0] for i, a in enumerate(argv) if a == '-p']
         assert params and set(params) <= declared, (name, set(params) - declared)
         assert f'__node:={name}' in argv
+    board = dict(parts)['control_loop' if mode == 'one-process' else 'hardware_interface']
+    params = dict(board[i + 1].split(':=') for i, a in enumerate(board) if a == '-p')
+    assert int(params['rt_priority']) == HOST_RT_PRIORITY     # the I/O thread in either mode
 
 
 @pytest.mark.parametrize('mode', ['one-process', 'graph'])
@@ -101,6 +105,7 @@ def test_board_command_parses():
     args = build_parser().parse_args(argv[3:])
     assert args.payload_mass == 1.5 and args.payload_com == [0.0, 0.0, 0.1]
     assert args.rate == 500.0 and args.transport == 'udp' and args.load_friction is False
+    assert args.rt_priority == SIM_RT_PRIORITY       # the board keeps its cycle as hardware
 
 
 @pytest.mark.parametrize('changes, option', [

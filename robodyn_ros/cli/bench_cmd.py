@@ -157,9 +157,10 @@ def _add_loop(benches):
     lp.add_argument('--joint-states-decimation', type=int_between(1, 1000), default=1,
                     metavar='N', help='one process: publish joint_states every N-th cycle '
                                       '(default 1: every cycle)')
-    lp.add_argument('--rt-priority', type=int_between(0, 99), default=0, metavar='P',
+    lp.add_argument('--rt-priority', type=int_between(0, 99), default=None, metavar='P',
                     help='SCHED_FIFO priority 1-99 of the thread that reads the board (0: '
-                         'normal scheduling, the default; needs rtprio, see docs/realtime.md)')
+                         "normal scheduling; default the demo's 20, the simulated board's 30; "
+                         'needs rtprio, see docs/realtime.md)')
     lp.add_argument('--cpus', type=int_at_least(0), nargs='+', metavar='CPU',
                     help='CPUs that thread may run on (default: any)')
     lp.add_argument('--lock-memory', action='store_true',
@@ -324,9 +325,9 @@ def run_parallel(args):
 
 def _realtime_parameters(args):
     """Return the loop node's real-time parameters asked for (dict, defaults left out)."""
-    values = {'rt_priority': int(args.rt_priority or 0),
-              'cpus': [int(c) for c in args.cpus or ()], 'lock_memory': bool(args.lock_memory)}
-    return {k: v for k, v in values.items() if v}
+    values = {'cpus': [int(c) for c in args.cpus or ()], 'lock_memory': bool(args.lock_memory)}
+    values = {k: v for k, v in values.items() if v}
+    return values if args.rt_priority is None else {'rt_priority': args.rt_priority, **values}
 
 
 def run_loop(args):

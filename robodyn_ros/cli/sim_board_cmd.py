@@ -60,6 +60,9 @@ def add_plant_options(p):
     p.add_argument('--over-current-factor', type=float, help='trip level / limit')
     p.add_argument('--inject', dest='faults', action='append', metavar='FAULT[:k=v,...]',
                    help='fault active at start, e.g. drop:direction=rx,rate=0.5 (repeatable)')
+    p.add_argument('--rt-priority', type=int,
+                   help="SCHED_FIFO priority 1-99 of the simulator's loop (default 0: "
+                        'normal; needs rtprio, see docs/realtime.md)')
     p.add_argument('--max-runtime', type=nonnegative_float,
                    help='exit after this many seconds (default 0: run until stopped)')
     p.add_argument('--payload', dest='payload_mass', type=float, metavar='KG',
@@ -211,6 +214,9 @@ def run(args):
     signal.signal(signal.SIGINT, stop)
 
     def ready(info):
+        for line in info['realtime']:
+            if 'not' in line.split():        # asked for and refused: say so
+                print(f'robodyn sim-board: {line}', file=sys.stderr, flush=True)
         print(json.dumps(info), flush=True)
 
     board.serve(on_ready=ready)

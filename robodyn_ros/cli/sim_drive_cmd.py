@@ -56,8 +56,6 @@ def add_parser(sub):
                    help='time in Quick stop active before Switch on disabled [s]')
     p.add_argument('--brake-delay', type=float,
                    help='time from Operation enabled to the brake release [s]')
-    p.add_argument('--rt-priority', type=int,
-                   help="SCHED_FIFO priority of the drives' loop (default 0: normal)")
     add_plant_options(p)
     p.set_defaults(run=run)
 

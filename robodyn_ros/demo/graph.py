@@ -31,10 +31,10 @@ PLANNER = 'trajectory_planner'
 DYNAMICS = 'parallel_dynamics'
 BOARD = 'sim_board'
 DRIVES = 'sim_drive'
-#: SCHED_FIFO priorities on simulated CiA 402 drives: the drives answer each SYNC within
-#: the cycle as hardware does, and the host's loop runs on time (both sleep between
-#: cycles; where the priority is not allowed, normal scheduling goes on).
-DRIVES_RT_PRIORITY = 30
+#: SCHED_FIFO priorities: the simulated board or drives keep their cycle as hardware does
+#: on its own timer, and the host's loop runs on time (both sleep between cycles; where
+#: the priority is not allowed, normal scheduling goes on and the logs say so).
+SIM_RT_PRIORITY = 30
 HOST_RT_PRIORITY = 20
 
 
@@ -94,7 +94,7 @@ def drive_command(cfg, python=sys.executable):
     argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-drive', robot_argument(cfg.robot),
             '--interface', 'udp_multicast', '--rate', f'{cfg.rate:g}',
             '--control-port', '0' if cfg.board_control else '-1',
-            '--rt-priority', str(DRIVES_RT_PRIORITY)]
+            '--rt-priority', str(SIM_RT_PRIORITY)]
     if not cfg.load_friction:
         argv.append('--no-load-friction')
     if cfg.payload > 0.0:
@@ -136,7 +136,8 @@ def board_command(cfg, python=sys.executable):
     """
     argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-board', robot_argument(cfg.robot),
             '--transport', 'udp', '--address', '127.0.0.1', '--port', str(cfg.board_port),
-            '--rate', f'{cfg.rate:g}', '--control-port', '0' if cfg.board_control else '-1']
+            '--rate', f'{cfg.rate:g}', '--control-port', '0' if cfg.board_control else '-1',
+            '--rt-priority', str(SIM_RT_PRIORITY)]
     if not cfg.load_friction:
         argv.append('--no-load-friction')
     if cfg.payload > 0.0:
@@ -207,7 +208,8 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
         board = {'robot': robot, 'transport': 'udp', 'address': '127.0.0.1', 'port': int(port),
                  # The board's watchdog: 0.1 s, as the graph shares two cores with everything
                  # else here (a trip ends the run: the outputs then stay off until a reset).
-                 'watchdog_period': 0.1, **cfg.hardware_parameters}
+                 'watchdog_period': 0.1, 'rt_priority': HOST_RT_PRIORITY,
+                 **cfg.hardware_parameters}
     law_params = {'model_friction': False,  # the board loop compensates friction
                   **({'estimator_joints': f'[{estimator}]'} if estimator else {})}
     others = [

@@ -95,6 +95,10 @@ class SimBoardConfig:
         Its position in ``payload_frame`` [m] (three values).
     payload_frame : str
         Frame carrying the payload ('' for the model's end effector).
+    rt_priority : int
+        ``SCHED_FIFO`` priority of the simulator's loop (0: normal
+        scheduling): hardware keeps its cycle on its own timer, a process on
+        a busy machine only when it is scheduled.
 
     """
 
@@ -129,6 +133,7 @@ class SimBoardConfig:
     payload_mass: float = 0.0
     payload_com: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     payload_frame: str = ''
+    rt_priority: int = 0
 
     @property
     def substeps(self):
@@ -171,6 +176,9 @@ class SimBoardConfig:
             raise InputError('encoder_counts', 'must be positive integers')
         if self.max_current and min(self.max_current) <= 0.0:
             raise InputError('max_current', 'must be positive')
+        if not (isinstance(self.rt_priority, int) and 0 <= self.rt_priority <= 99):
+            raise InputError('rt_priority', f'must be an integer in [0, 99], got '
+                             f'{self.rt_priority!r}')
         if not self.over_current_factor > 1.0:
             raise InputError('over_current_factor', 'must be > 1')
         try:

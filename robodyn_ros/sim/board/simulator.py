@@ -42,6 +42,7 @@ from ...hardware.board.framing import decode_frame, encode_frame, FrameParser
 from ...hardware.errors import CrcError, ProtocolError
 from ...hardware.scaling import axis_parameters
 from ...model import load_robot
+from ...realtime.hygiene import setup_process, setup_thread
 
 #: Amplifier rating used when the model gives no current or effort limit [A].
 FALLBACK_MAX_CURRENT = 100.0
@@ -144,6 +145,8 @@ class SimBoard:
         self._stop = False
         self._started = None
         self._waits = []
+        #: What the real-time set-up applied, or why not (lines; see ``rt_priority``).
+        self.hygiene = []
         self._polled = None       # the descriptors waited on: (control, link), -1 for none
 
     # ------------------------------------------------------------------ info
@@ -160,7 +163,8 @@ class SimBoard:
         info = {'ready': True, 'robot': self.model.name, 'axes': self.model.n,
                 'rate': self.config.rate, 'inner_rate': self.config.rate * self.axes.substeps,
                 'transport': self.config.transport,
-                'control_port': self.control.port if self.control else None}
+                'control_port': self.control.port if self.control else None,
+                'realtime': list(self.hygiene)}
         if self.config.transport == 'pty':
             info.update(device=self.endpoint.device, link=self.endpoint.link)
         else:
@@ -351,6 +355,7 @@ class SimBoard:
         cfg = self.config
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
+        self.hygiene = setup_process() + setup_thread(cfg.rt_priority)
         if not self.injector.disconnected:
             self.endpoint.connect()
         try:

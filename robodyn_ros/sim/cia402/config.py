@@ -48,10 +48,6 @@ class SimDriveConfig(SimBoardConfig):
     brake_delay : float
         Time from Operation enabled to the brake release [s] (the power
         stage holds torque first).
-    rt_priority : int
-        ``SCHED_FIFO`` priority of the drives' loop (0: normal scheduling):
-        hardware answers a SYNC at once, a process on a busy machine only
-        when it is scheduled.
 
     """
 
@@ -62,7 +58,6 @@ class SimDriveConfig(SimBoardConfig):
     node_ids: list = field(default_factory=list)
     quick_stop_time: float = 0.02
     brake_delay: float = 0.004
-    rt_priority: int = 0
 
     def check(self):
         """
@@ -86,9 +81,6 @@ class SimDriveConfig(SimBoardConfig):
         if any(not (isinstance(k, int) and 1 <= k <= 127) for k in ids) or \
                 len(set(ids)) != len(ids):
             raise InputError('node_ids', f'must be distinct integers in [1, 127], got {ids}')
-        if not (isinstance(self.rt_priority, int) and 0 <= self.rt_priority <= 99):
-            raise InputError('rt_priority', f'must be an integer in [0, 99], got '
-                             f'{self.rt_priority!r}')
         for name in ('quick_stop_time', 'brake_delay'):
             v = float(getattr(self, name))
             if not (math.isfinite(v) and 0.0 <= v <= 1.0):
