@@ -13,7 +13,8 @@ cd "$root"
 # its own ROS_DOMAIN_ID (see test/conftest.py).
 export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
 set +e
-"$root/.venv/bin/python" -m pytest "$@"
+# The slowest tests are listed at the end (the suite's budget is 15 minutes here).
+"$root/.venv/bin/python" -m pytest --durations=25 "$@"
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then
