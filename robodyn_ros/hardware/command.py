@@ -371,9 +371,9 @@ class CurrentResult:
     current_limited: np.ndarray
 
 
-class CurrentCommand:
+class OutputLimits:
     """
-    Per-cycle torque-to-current pipeline.
+    The limits every output path applies: joint-limit rule, effort, current.
 
     Parameters
     ----------
@@ -395,6 +395,52 @@ class CurrentCommand:
         self._neg_limit = -self.current_limit
         self._neg_effort = -self.effort
         self._amps_per_torque = 1.0 / scaling.axes.torque_per_amp
+
+    def limit_effort(self, q, tau, margin):
+        """
+        Apply the joint-limit rule, then the effort limit.
+
+        Parameters
+        ----------
+        q, tau : numpy.ndarray
+            Positions [rad or m] and torques [N m or N], (n,).
+        margin : float
+            Joint-limit ramp width [rad or m].
+
+        Returns
+        -------
+        tuple
+            ``(clipped, ramped, at_limit)``: the torque within both limits,
+            the torque after the joint-limit rule only, and the joints that
+            rule cut.
+
+        """
+        ramped, at_limit = limit_torque(q, tau, self.lower, self.upper, margin)
+        return np.minimum(np.maximum(ramped, self._neg_effort), self.effort), ramped, at_limit
+
+    def amps(self, torque):
+        """
+        Convert torques to currents within the current limit.
+
+        Parameters
+        ----------
+        torque : numpy.ndarray
+            Joint torques [N m or N], (n,).
+
+        Returns
+        -------
+        tuple
+            ``(amps, limited)``: currents [A] and the joints whose current
+            was cut.
+
+        """
+        amps = torque * self._amps_per_torque
+        limited = np.abs(amps) > self.current_limit
+        return np.minimum(np.maximum(amps, self._neg_limit), self.current_limit), limited
+
+
+class CurrentCommand(OutputLimits):
+    """Per-cycle torque-to-current pipeline (parameters: :class:`OutputLimits`)."""
 
     def __call__(self, q, command, friction, margin):
         """
@@ -423,9 +469,6 @@ class CurrentCommand:
             z = np.zeros(n)
             return CurrentResult(z, z, z, zero, zero, zero)
         fric = np.zeros(n) if friction is None else friction
-        tau, at_limit = limit_torque(q, command + fric, self.lower, self.upper, margin)
-        clipped = np.minimum(np.maximum(tau, self._neg_effort), self.effort)
-        amps = clipped * self._amps_per_torque
-        limited = np.abs(amps) > self.current_limit
-        amps = np.minimum(np.maximum(amps, self._neg_limit), self.current_limit)
+        clipped, tau, at_limit = self.limit_effort(q, command + fric, margin)
+        amps, limited = self.amps(clipped)
         return CurrentResult(amps, clipped, fric, at_limit, clipped != tau, limited)

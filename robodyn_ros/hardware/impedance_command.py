@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .command import limit_torque
+from .command import OutputLimits
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,27 +68,12 @@ class ImpedanceResult:
     current_limited: np.ndarray
 
 
-class ImpedanceCommand:
+class ImpedanceCommand(OutputLimits):
     """
-    Per-cycle impedance pipeline (the feed-forward's limits, the report).
+    Per-cycle impedance pipeline: the feed-forward's limits, the report.
 
-    Parameters
-    ----------
-    model : RobotModel
-        Joint limits (position and effort).
-    scaling : JointScaling
-        Torque-to-current conversion.
-    current_limit : numpy.ndarray
-        Current limit per joint [A].
-
+    Parameters as :class:`~.command.OutputLimits`.
     """
-
-    def __init__(self, model, scaling, current_limit):
-        self.lower = model.lower_limits
-        self.upper = model.upper_limits
-        self.effort = np.array([j.limits.effort for j in model.joints], dtype=float)
-        self.current_limit = np.asarray(current_limit, dtype=float)
-        self._amps_per_torque = 1.0 / scaling.axes.torque_per_amp
 
     def __call__(self, q, qd, setpoint, friction, margin):
         """
@@ -112,11 +97,8 @@ class ImpedanceCommand:
 
         """
         fric = np.zeros(len(q)) if friction is None else friction
-        ff, at_limit = limit_torque(q, setpoint.tau_ff + fric, self.lower, self.upper, margin)
-        clipped = np.minimum(np.maximum(ff, -self.effort), self.effort)
+        clipped, ff, at_limit = self.limit_effort(q, setpoint.tau_ff + fric, margin)
         sent = setpoint.with_feedforward(clipped)
         torque = sent.torque(q, qd)
-        amps = torque * self._amps_per_torque
-        limited = np.abs(amps) > self.current_limit
-        amps = np.minimum(np.maximum(amps, -self.current_limit), self.current_limit)
+        amps, limited = self.amps(torque)
         return ImpedanceResult(sent, torque, amps, fric, at_limit, clipped != ff, limited)
