@@ -15,12 +15,14 @@
 """The real-time set-up of a loop thread: what it applies, and what it reports instead."""
 
 import gc
+import os
 import sys
 import threading
 
 import pytest
 
-from robodyn_ros.realtime.hygiene import (GIL_SWITCH_INTERVAL, setup_process, setup_thread,
+from robodyn_ros.realtime.hygiene import (GIL_SWITCH_INTERVAL, helper_priority,
+                                          setup_helper_threads, setup_process, setup_thread,
                                           shorten_gil_switch)
 
 
@@ -70,3 +72,45 @@ def test_settings_the_process_may_not_use_are_reported_not_raised():
         assert any('CPU affinity [4096] not applied' in line for line in report), report
     finally:
         _restore(before)
+
+
+def test_helper_priority_is_ten_below_the_loop():
+    assert helper_priority(0) == 0 and helper_priority(1) == 0
+    assert helper_priority(20) == 10 and helper_priority(5) == 1 and helper_priority(99) == 89
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason='SCHED_FIFO needs root or an rtprio limit')
+def test_helper_threads_take_the_priority_and_new_threads_inherit_it():
+    """Every running Python thread gets SCHED_FIFO; a thread one of them starts inherits it."""
+    stop = threading.Event()
+    seen = {}
+
+    def child():
+        seen['policy'] = os.sched_getscheduler(0)
+        seen['priority'] = os.sched_getparam(0).sched_priority
+
+    def helper():
+        stop.wait(10.0)
+        started = threading.Thread(target=child)
+        started.start()
+        started.join()
+
+    thread = threading.Thread(target=helper)
+    thread.start()
+    try:
+        report = setup_helper_threads(3)
+        assert report and 'SCHED_FIFO priority 3' in report[0], report
+        assert os.sched_getscheduler(thread.native_id) == os.SCHED_FIFO
+        assert os.sched_getparam(thread.native_id).sched_priority == 3
+        assert os.sched_getscheduler(0) == os.SCHED_FIFO
+        stop.set()
+        thread.join()
+        assert seen == {'policy': os.SCHED_FIFO, 'priority': 3}
+    finally:       # the test process goes back to normal scheduling
+        stop.set()
+        for t in threading.enumerate():
+            if t.native_id is not None:
+                os.sched_setscheduler(t.native_id, os.SCHED_OTHER, os.sched_param(0))
+    assert setup_helper_threads(0) == []
+    refused = setup_helper_threads(200)
+    assert len(refused) == 1 and 'not allowed' in refused[0], refused

@@ -65,7 +65,7 @@ from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
 from ..hardware.settings import (DriverSettings, InterfaceSettings, MAX_COMMAND_TIMEOUT,
                                  MAX_HOLD_TIME)
-from ..realtime.hygiene import setup_process, setup_thread
+from ..realtime.hygiene import helper_priority, setup_helper_threads, setup_process, setup_thread
 
 NODE_NAME = 'hardware_interface'
 #: joint_commands: every message is taken at each board cycle; the depth keeps a second
@@ -165,8 +165,9 @@ def realtime_parameter_specs():
 
     """
     return [
-        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread (0: normal '
-                  'scheduling; needs rtprio, see docs/realtime.md)', low=0, high=99,
+        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread, the other '
+                  'threads 10 below (0: normal scheduling; needs rtprio, see docs/realtime.md)',
+                  low=0, high=99,
                   read_only=True),
         ParamSpec('cpus', None, 'CPUs the loop thread may run on (empty: any)',
                   kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
@@ -276,15 +277,14 @@ class HardwareInterfaceNode(LifecycleNode):
 
     def _prepare_process(self):
         """
-        Shorten the GIL hand-over and freeze the collector before the board link opens.
+        GIL hand-over, frozen collector, the other threads' priority: before the link opens.
 
-        The node's model, kernels and rclpy entities live as long as the
-        process; a full collection over them, or the executor keeping the
-        GIL for its switch interval, would stop the I/O loop for tens of
-        milliseconds (see :mod:`robodyn_ros.realtime.hygiene`). Done here,
-        before the board streams, nothing waits for it.
+        A full collection over the node's objects, the executor keeping the
+        GIL, or a thread holding it preempted would stop the I/O loop for
+        milliseconds (see :mod:`robodyn_ros.realtime.hygiene`).
         """
-        self.hygiene = setup_process()
+        self.hygiene = setup_process() + setup_helper_threads(
+            helper_priority(self._values['rt_priority']))
         for line in self.hygiene:
             self.get_logger().info(f'process: {line}')
 
