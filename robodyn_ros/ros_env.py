@@ -118,3 +118,34 @@ def use_large_data_transport(environ=None, folder=None):
         os.replace(tmp, path)
     env['FASTDDS_DEFAULT_PROFILES_FILE'] = path
     return path
+
+
+def use_restartable_transport(environ=None):
+    """
+    Make Fast DDS use UDP only, for a graph whose nodes are killed and restarted.
+
+    After a process is killed (SIGKILL) while it uses Fast DDS's shared-memory
+    transport, a node started again in its place can match its publishers and
+    still receive nothing (eProsima/Fast-DDS#5053, #2811); over UDP it does.
+    Nothing changes when another middleware is chosen or the user configured
+    Fast DDS (:data:`FASTDDS_USER_SETTINGS`). Call before ``rclpy.init``.
+
+    Parameters
+    ----------
+    environ : dict, optional
+        Environment to update (default ``os.environ``).
+
+    Returns
+    -------
+    bool
+        Whether ``FASTDDS_BUILTIN_TRANSPORTS=UDPv4`` was set.
+
+    """
+    env = os.environ if environ is None else environ
+    fastdds = ('rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
+    if env.get('RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp') not in fastdds:
+        return False
+    if any(env.get(key) for key in FASTDDS_USER_SETTINGS):
+        return False
+    env['FASTDDS_BUILTIN_TRANSPORTS'] = 'UDPv4'
+    return True

@@ -18,7 +18,7 @@
 import xml.etree.ElementTree as ElementTree
 
 from robodyn_ros.ros_env import (apply_ros_env_defaults, FASTDDS_USER_SETTINGS,
-                                 use_large_data_transport)
+                                 use_large_data_transport, use_restartable_transport)
 
 
 def test_loopback_unless_chosen():
@@ -41,3 +41,14 @@ def test_large_data_profile_only_where_the_user_did_not_configure(tmp_path):
         assert use_large_data_transport({key: 'x'}, str(tmp_path)) is None
     assert use_large_data_transport({'RMW_IMPLEMENTATION': 'rmw_cyclonedds_cpp'},
                                     str(tmp_path)) is None
+
+
+def test_restartable_transport_is_udp_unless_the_user_configured():
+    """The fault campaign's graph: UDP only; user settings and other middlewares are kept."""
+    env = {}
+    assert use_restartable_transport(env) and env == {'FASTDDS_BUILTIN_TRANSPORTS': 'UDPv4'}
+    for key in FASTDDS_USER_SETTINGS:
+        env = {key: 'x'}
+        assert not use_restartable_transport(env) and env == {key: 'x'}
+    env = {'RMW_IMPLEMENTATION': 'rmw_cyclonedds_cpp'}
+    assert not use_restartable_transport(env) and 'FASTDDS_BUILTIN_TRANSPORTS' not in env

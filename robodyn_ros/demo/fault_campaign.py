@@ -401,8 +401,12 @@ def run_campaign(cfg, short=False, names=None, progress=None):
     from .session import Progress
     from ..errors import InputError as RobodynInputError, RobodynError
     from ..model import load_robot
+    from ..ros_env import use_restartable_transport
     cfg.check()
     progress = progress or Progress()
+    if use_restartable_transport():    # the campaign kills nodes and starts them again
+        progress('DDS over UDP only: Fast DDS shared memory can leave a node restarted after '
+                 'SIGKILL without data (eProsima/Fast-DDS#5053)')
     model = load_robot(cfg.robot)
     campaign = FaultCampaign(cfg, model, progress, short)
     progress(f'output folder: {campaign.session.out}')
