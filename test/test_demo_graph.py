@@ -67,7 +67,10 @@ def test_node_commands_use_declared_parameters(robot, mode, tmp_path):
         assert f'__node:={name}' in argv
     board = dict(parts)['control_loop' if mode == 'one-process' else 'hardware_interface']
     params = dict(board[i + 1].split(':=') for i, a in enumerate(board) if a == '-p')
-    assert int(params['rt_priority']) == HOST_RT_PRIORITY     # the I/O thread in either mode
+    if mode == 'one-process':       # the law is in the I/O thread's loop
+        assert int(params['rt_priority']) == HOST_RT_PRIORITY
+    else:                           # the controller node, at normal priority, is in the loop
+        assert 'rt_priority' not in params
 
 
 @pytest.mark.parametrize('mode', ['one-process', 'graph'])
@@ -106,6 +109,8 @@ def test_board_command_parses():
     assert args.payload_mass == 1.5 and args.payload_com == [0.0, 0.0, 0.1]
     assert args.rate == 500.0 and args.transport == 'udp' and args.load_friction is False
     assert args.rt_priority == SIM_RT_PRIORITY       # the board keeps its cycle as hardware
+    graph = build_parser().parse_args(board_command(DemoConfig(mode='graph'))[3:])
+    assert graph.rt_priority is None
 
 
 @pytest.mark.parametrize('changes, option', [
