@@ -422,7 +422,7 @@ class SimBoard:
             self._waits = [fd for fd in (control, link) if fd >= 0]
             self._polled = (control, link)
         # select, not poll or epoll: their timeouts are whole milliseconds (a 0.3 ms wait
-        # would become 1 ms, a late cycle); descriptors as numbers (no fileno calls).
+        # would become 1 ms, a late cycle); numbers, so select calls no fileno methods.
         ready, _, _ = select.select(self._waits, [], [], timeout)
         for fd in ready:
             if fd == control:
