@@ -159,7 +159,7 @@ def _add_loop(benches):
                                       '(default 1: every cycle)')
     lp.add_argument('--rt-priority', type=int_between(0, 99), default=None, metavar='P',
                     help='SCHED_FIFO priority 1-99 of the thread that reads the board (0: '
-                         "normal scheduling; default the demo's 20, the simulated board's 30; "
+                         "normal; default the demo's: 20, the board 30, in one process only; "
                          'needs rtprio, see docs/realtime.md)')
     lp.add_argument('--cpus', type=int_at_least(0), nargs='+', metavar='CPU',
                     help='CPUs that thread may run on (default: any)')
