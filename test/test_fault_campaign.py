@@ -73,3 +73,64 @@ def test_table_and_verdicts():
     assert moving.passed
     text = table([at_rest, moving])
     assert 'FAIL' in text and 'pass (drift reported)' in text and '1 of 2 cases passed' in text
+
+
+class _Deactivated:
+    """A campaign stand-in for controller_deactivated: what the interface and controller said."""
+
+    hold_time = 0.0
+    controller = 'controller_computed_torque'
+
+    def __init__(self, transitions, controller_message):
+        self._transitions = transitions
+        message = controller_message
+
+        class _Log:
+            @staticmethod
+            def diagnostic(name):
+                return {'message': message} if name == '/controller_computed_torque' else None
+
+        class _Session:
+            @staticmethod
+            def transition(node, transition):
+                return True
+
+        self.log, self.session = _Log(), _Session()
+
+    def here(self):
+        return [0.0] * 6, 0.0
+
+    def drift(self, q0, t0):
+        return [0.0] * 6
+
+    def first_safe(self, t0):
+        return 0.01
+
+    def transitions(self, t0):
+        return [(0.0, t) for t in self._transitions]
+
+    def reaction(self, t0):
+        return ', '.join(self._transitions)
+
+    def activate_controller(self):
+        return None
+
+    def drive_state(self):
+        return 'running'
+
+    def wait_running(self):
+        return None
+
+
+def test_deactivation_verdict_accepts_a_stale_stream_only_with_the_release_said():
+    """Release seen: pass; stale first and the controller released: pass; otherwise fail."""
+    from robodyn_ros.demo.fault_cases import controller_deactivated
+    released = 'running -> holding: joint_commands released by its source: holding position'
+    stale = 'running -> holding: joint_commands older than 0.02 s: holding position'
+    said = 'deactivated: command stream released, no output'
+    assert controller_deactivated(_Deactivated([released], 'active')).failures == []
+    late = controller_deactivated(_Deactivated([stale], said))
+    assert late.failures == [] and 'stale before the release' in late.reaction
+    for transitions, message in (([stale], 'active'), ([], said), (['running -> fault'], said)):
+        r = controller_deactivated(_Deactivated(transitions, message))
+        assert r.failures == ['the interface did not see a release'], (transitions, message)

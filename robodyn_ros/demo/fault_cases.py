@@ -248,8 +248,16 @@ def controller_deactivated(c):
     r.drift_deg = c.drift(q0, t0)
     r.time_to_safe = c.first_safe(t0)
     r.reaction = c.reaction(t0)
-    if 'released' not in ' '.join(t for _, t in c.transitions(t0)):
-        r.failures.append('the interface did not see a release')
+    seen = ' '.join(t for _, t in c.transitions(t0))
+    if 'released' not in seen:
+        # On a loaded machine the stream can go stale (no command for command_timeout)
+        # just before the release arrives: the same hold. Then the controller must have
+        # said that it released the stream.
+        diag = c.log.diagnostic('/' + c.controller) or {}
+        if 'older than' in seen and 'stream released' in diag.get('message', ''):
+            r.reaction += ' (stale before the release arrived)'
+        else:
+            r.failures.append('the interface did not see a release')
     c.activate_controller()
     _recover(c, r)
     return r
