@@ -79,6 +79,13 @@ FASTDDS_USER_SETTINGS = ('FASTDDS_DEFAULT_PROFILES_FILE', 'FASTRTPS_DEFAULT_PROF
                          'FASTDDS_BUILTIN_TRANSPORTS', 'RMW_FASTRTPS_USE_QOS_FROM_XML')
 
 
+def _fastdds_unconfigured(env):
+    """Tell whether ``env`` runs Fast DDS and leaves its transports to robodyn (bool)."""
+    fastdds = ('rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
+    return (env.get('RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp') in fastdds
+            and not any(env.get(key) for key in FASTDDS_USER_SETTINGS))
+
+
 def use_large_data_transport(environ=None, folder=None):
     """
     Point Fast DDS at :data:`LARGE_DATA_PROFILE` unless the user configured it.
@@ -102,10 +109,7 @@ def use_large_data_transport(environ=None, folder=None):
 
     """
     env = os.environ if environ is None else environ
-    fastdds = ('rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
-    if env.get('RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp') not in fastdds:
-        return None
-    if any(env.get(key) for key in FASTDDS_USER_SETTINGS):
+    if not _fastdds_unconfigured(env):
         return None
     import hashlib
     import tempfile
@@ -142,10 +146,7 @@ def use_restartable_transport(environ=None):
 
     """
     env = os.environ if environ is None else environ
-    fastdds = ('rmw_fastrtps_cpp', 'rmw_fastrtps_dynamic_cpp')
-    if env.get('RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp') not in fastdds:
-        return False
-    if any(env.get(key) for key in FASTDDS_USER_SETTINGS):
+    if not _fastdds_unconfigured(env):
         return False
     env['FASTDDS_BUILTIN_TRANSPORTS'] = 'UDPv4'
     return True
