@@ -70,6 +70,44 @@ def test_one_claim_at_a_time():
     assert not chan.put([0.3, 0.3], 2.09, source='a')
 
 
+def test_a_refused_source_never_takes_the_freed_claim():
+    """A publisher refused during a claim is barred; the holder and a newcomer are not."""
+    chan = CommandChannel(2, stream_length=3)
+
+    def stream(source, t0):
+        ok = [chan.put([0.0, 0.0], t0 + 0.002 * k, source=source, timeout=0.02)
+              for k in range(5)]
+        return ok, chan.ready_source(t0 + 0.008, 0.02)
+
+    assert stream('ctl', 1.0)[1] == ('ctl',)
+    chan.claim('ctl')
+    assert stream('rogue', 1.1) == ([False] * 5, None)      # refused while claimed
+    assert chan.barred == {'rogue'} and chan.foreign == 5
+    assert chan.release('ctl', 1.2) and not chan.claimed     # the holder pauses
+    assert stream('rogue', 1.3) == ([False] * 5, None)      # the waiting rogue stays out
+    assert chan.foreign == 10
+    chan.clear()                                             # a hold ran out, a reset
+    assert stream('rogue', 1.4)[1] is None
+    assert stream('ctl', 1.5)[1] == ('ctl',)                 # the holder comes back
+    chan.claim('ctl')
+    assert not chan.release('stray', 1.6)                    # a stray release: counted only
+    assert chan.barred == {'rogue'} and chan.foreign == 16
+    assert chan.release('ctl', 1.65)
+    assert stream('stray', 1.7)[1] == ('stray',)             # a switch to a new controller
+    chan.unbar()                                             # the next activation
+    assert stream('rogue', 1.8)[1] == ('rogue',)
+
+
+def test_the_bars_are_bounded():
+    """A flood of publishers cannot grow the bar list without end."""
+    chan = CommandChannel(1)
+    chan.claim('ctl')
+    for k in range(CommandChannel.MAX_BARRED + 50):
+        chan.put([0.0], 1.0, source=k)
+    assert len(chan.barred) == CommandChannel.MAX_BARRED
+    assert chan.foreign == CommandChannel.MAX_BARRED + 50
+
+
 def test_limit_rule_ramps_torque_into_the_limit_only():
     """Within the margin the torque towards the limit ramps to zero; away is untouched."""
     lower, upper = np.array([-1.0, -1.0]), np.array([1.0, 1.0])

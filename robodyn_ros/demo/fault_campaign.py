@@ -214,6 +214,12 @@ class FaultCampaign:
                              f'outputs {"on" if last and last["enabled"] else "off"}, '
                              f'largest joint speed {speed:.3g}', exc.log) from None
 
+    def settle(self):
+        """Start a case with the outputs running: reset what a failed case left off."""
+        if self.drive_state() in ('stopped', 'fault'):
+            self.reset_fault()
+        self.wait_running()
+
     def reset_fault(self):
         """Call ``hardware_interface/reset_fault`` (the explicit re-arm)."""
         answer = self.session.probe.trigger(f'{HARDWARE}/reset_fault')
@@ -427,6 +433,7 @@ def run_campaign(cfg, short=False, names=None, progress=None):
         for case in chosen:
             progress(f'case {case.__name__}: {case.__doc__.splitlines()[0]}')
             try:
+                campaign.settle()
                 result = case(campaign)
             except (PartFailed, RobodynError, TimeoutError, OSError) as exc:
                 result = CaseResult(case.__name__, case.__doc__.splitlines()[0],

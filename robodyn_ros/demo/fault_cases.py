@@ -124,14 +124,23 @@ def rogue_invalid_commands(c):
 
 
 def second_valid_source(c):
-    """Send valid commands from a second publisher: refused, the first keeps the claim."""
+    """Send valid commands from a second publisher while the first pauses: refused, barred."""
     r = CaseResult('second_valid_source', 'valid zero-torque joint_commands at 500 Hz from a '
-                   'second publisher')
+                   'second publisher; the controller deactivated and activated meanwhile')
     before = c.log.counter('/' + HARDWARE, 'commands_foreign')
-    t0 = _flood(c, r, 'flood_commands', 'valid', 2.0, 500.0, effort=[0.0] * c.model.n)
-    time.sleep(1.0)
+    q0, t0 = c.here()
+    flood = c.rogue.flood_in_background('flood_commands', 'valid', 3.0, 500.0,
+                                        effort=[0.0] * c.model.n)
+    time.sleep(0.8)
+    c.session.transition(c.controller, 'deactivate')   # the claim is freed: the rogue waits
+    time.sleep(0.3)
+    _check_release(c, r, t0)
+    c.activate_controller()
+    flood.join()
+    _watch(c, 1.0)
+    r.drift_deg = c.drift(q0, t0)
     after = c.log.counter('/' + HARDWARE, 'commands_foreign')
-    r.reaction = f'{after - before} refused; ' + r.reaction
+    r.reaction = f'{after - before} refused; {c.reaction(t0)}{r.reaction}'
     if _unexpected(c, t0):
         r.failures.append('the outputs changed state: ' + _unexpected(c, t0))
     if after - before < 100:
@@ -239,6 +248,21 @@ def hardware_interface_killed(c):
     return r
 
 
+def _check_release(c, r, t0):
+    """Check that the interface saw the release (or, on a loaded machine, the same hold)."""
+    seen = ' '.join(t for _, t in c.transitions(t0))
+    if 'released' in seen:
+        return
+    # On a loaded machine the stream can go stale (no command for command_timeout)
+    # just before the release arrives: the same hold. Then the controller must have
+    # said that it released the stream.
+    diag = c.log.diagnostic('/' + c.controller) or {}
+    if 'older than' in seen and 'stream released' in diag.get('message', ''):
+        r.reaction += ' (stale before the release arrived)'
+    else:
+        r.failures.append('the interface did not see a release')
+
+
 def controller_deactivated(c):
     """Deactivate the controller: release, hold, brakes."""
     r = CaseResult('controller_deactivated', 'controller deactivated (lifecycle)')
@@ -248,16 +272,7 @@ def controller_deactivated(c):
     r.drift_deg = c.drift(q0, t0)
     r.time_to_safe = c.first_safe(t0)
     r.reaction = c.reaction(t0)
-    seen = ' '.join(t for _, t in c.transitions(t0))
-    if 'released' not in seen:
-        # On a loaded machine the stream can go stale (no command for command_timeout)
-        # just before the release arrives: the same hold. Then the controller must have
-        # said that it released the stream.
-        diag = c.log.diagnostic('/' + c.controller) or {}
-        if 'older than' in seen and 'stream released' in diag.get('message', ''):
-            r.reaction += ' (stale before the release arrived)'
-        else:
-            r.failures.append('the interface did not see a release')
+    _check_release(c, r, t0)
     c.activate_controller()
     _recover(c, r)
     return r

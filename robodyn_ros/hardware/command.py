@@ -54,7 +54,10 @@ class CommandChannel:
     ``stream_length`` valid commands in a row, each within the timeout of
     the one before (:meth:`ready_source`). The holder gives the claim up with
     a release (:meth:`release`): its last command is dropped and the
-    interface holds.
+    interface holds. A source whose command was refused while another held
+    the claim is **barred**: it never takes a freed claim (a rogue publisher that waited
+    for the holder to pause does not take the arm over), until
+    :meth:`unbar` (the interface's next activation).
 
     Parameters
     ----------
@@ -70,6 +73,7 @@ class CommandChannel:
     FRESH = 'fresh'
     NONE = 'none'
     STALE = 'stale'
+    MAX_BARRED = 256
 
     def __init__(self, n, effort_limits=None, stream_length=3):
         self.n = int(n)
@@ -84,15 +88,29 @@ class CommandChannel:
         self.foreign = 0
         self.last_problem = ''
         self.last_foreign = None
+        self.barred = set()
         self.clear()
 
     def clear(self):
-        """Forget the command, the claim and any stream in progress."""
+        """Forget the command, the claim and any stream in progress (not the bars)."""
         with self._lock:
             self._torque, self._stamp = None, -math.inf
             self.owner, self.claimed = None, False
             self._streak_source, self._streak, self._streak_stamp = None, 0, -math.inf
             self._released = False
+
+    def unbar(self):
+        """Let every barred source take a free claim again."""
+        with self._lock:
+            self.barred.clear()
+
+    def _refuse(self, source, bar):
+        """Count a foreign source's message; bar it if asked and the claim is held (locked)."""
+        self.foreign += 1
+        self.last_foreign = source
+        if bar and self.claimed and len(self.barred) < self.MAX_BARRED:
+            self.barred.add(source)
+        return False
 
     def check(self, torque):
         """
@@ -171,17 +189,16 @@ class CommandChannel:
         -------
         bool
             Whether it was accepted (valid, and from the claim holder or,
-            with a free claim, counted towards a stream).
+            with a free claim, from a source not barred, counted towards a
+            stream).
 
         """
         arr, problem = self.check(torque)
         if arr is None:
             return self.reject(problem, stamp)
         with self._lock:
-            if self.claimed and source != self.owner:
-                self.foreign += 1
-                self.last_foreign = source
-                return False
+            if (source != self.owner if self.claimed else source in self.barred):
+                return self._refuse(source, bar=True)
             if not self.claimed:
                 if source == self._streak_source and stamp - self._streak_stamp <= timeout:
                     self._streak += 1
@@ -235,9 +252,7 @@ class CommandChannel:
         """
         with self._lock:
             if not self.claimed or source != self.owner:
-                self.foreign += 1
-                self.last_foreign = source
-                return False
+                return self._refuse(source, bar=False)   # a stray release moves nothing
             self._torque, self._stamp = None, stamp
             self.owner, self.claimed = None, False
             self._streak_source, self._streak = None, 0

@@ -53,6 +53,7 @@ def interface_health(hw):
         'skipped_reports': hw.driver.skipped,
         'commands_rejected': hw.commands.rejected,
         'commands_foreign': hw.commands.foreign,
+        'sources_barred': len(hw.commands.barred),
         'friction_compensation': hw.settings.friction_compensation,
         **hw.driver.health_values(),
     }

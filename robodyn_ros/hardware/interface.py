@@ -254,6 +254,7 @@ class HardwareInterface:
             if last is not None and last.faults:
                 self.driver.clear_fault()
             self.commands.clear()
+            self.commands.unbar()
             self.state = 'active'
             self.problems.clear('fault')
             self.problems.clear('internal')

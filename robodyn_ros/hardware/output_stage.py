@@ -280,7 +280,8 @@ class OutputStage:
         if c.foreign != self._foreign_seen:
             self._foreign_seen = c.foreign
             self.problems.report('source', 'error', 'joint_commands from a second source '
-                                 f'refused ({c.foreign} so far); one source at a time',
+                                 f'refused ({c.foreign} so far; {len(c.barred)} barred from '
+                                 'the claim until the next activation); one source at a time',
                                  hold=1.0)
         if c.rejected != self._rejected_seen:
             self._rejected_seen = c.rejected
