@@ -98,6 +98,21 @@ def test_a_refused_source_never_takes_the_freed_claim():
     assert stream('rogue', 1.8)[1] == ('rogue',)
 
 
+def test_two_live_streams_take_no_free_claim():
+    """With the claim free, two publishers at once: neither takes it until one stops."""
+    chan = CommandChannel(2, stream_length=3)
+    for k in range(30):                      # a fast and a slow stream, interleaved
+        chan.put([0.0, 0.0], 1.0 + 0.001 * k, source='fast', timeout=0.02)
+        if k % 4 == 0:
+            chan.put([0.0, 0.0], 1.0 + 0.001 * k, source='slow', timeout=0.02)
+        assert chan.ready_source(1.0 + 0.001 * k, 0.02) is None
+    assert chan.contested > 0
+    for k in range(30, 60):                  # the slow one stopped at 1.028 s
+        chan.put([0.0, 0.0], 1.0 + 0.001 * k, source='fast', timeout=0.02)
+    assert chan.ready_source(1.059, 0.02) == ('fast',)
+    chan.claim('fast')
+
+
 def test_the_bars_are_bounded():
     """A flood of publishers cannot grow the bar list without end."""
     chan = CommandChannel(1)

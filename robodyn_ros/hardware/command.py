@@ -52,7 +52,9 @@ class CommandChannel:
     commands of any other source are refused and counted. A free claim is
     taken by the interface (:meth:`claim`) once a source has sent
     ``stream_length`` valid commands in a row, each within the timeout of
-    the one before (:meth:`ready_source`). The holder gives the claim up with
+    the one before, and no other source's for longer than the timeout
+    (:meth:`ready_source`; two live streams are ``contested``: neither
+    takes the claim while both go on). The holder gives the claim up with
     a release (:meth:`release`): its last command is dropped and the
     interface holds. A source whose command was refused while another held
     the claim is **barred**: it never takes a freed claim (a rogue publisher that waited
@@ -86,6 +88,7 @@ class CommandChannel:
         self.received = 0
         self.rejected = 0
         self.foreign = 0
+        self.contested = 0
         self.last_problem = ''
         self.last_foreign = None
         self.barred = set()
@@ -97,6 +100,7 @@ class CommandChannel:
             self._torque, self._stamp = None, -math.inf
             self.owner, self.claimed = None, False
             self._streak_source, self._streak, self._streak_stamp = None, 0, -math.inf
+            self._rival_stamp = -math.inf
             self._released = False
 
     def unbar(self):
@@ -203,6 +207,9 @@ class CommandChannel:
                 if source == self._streak_source and stamp - self._streak_stamp <= timeout:
                     self._streak += 1
                 else:
+                    if self._streak_source != source and stamp - self._streak_stamp <= timeout:
+                        self._rival_stamp = self._streak_stamp   # two live streams
+                        self.contested += 1
                     self._streak_source, self._streak = source, 1
                 self._streak_stamp = stamp
             self._torque, self._stamp = arr, stamp
@@ -279,7 +286,8 @@ class CommandChannel:
         """
         with self._lock:
             if (not self.claimed and self._streak >= self.stream_length
-                    and now - self._streak_stamp <= timeout):
+                    and now - self._streak_stamp <= timeout
+                    and self._streak_stamp - self._rival_stamp > timeout):
                 return (self._streak_source,)
         return None
 

@@ -101,6 +101,7 @@ class OutputStage:
         self._next_recover = 0.0
         self._fault_seen = 0
         self._foreign_seen = 0
+        self._contested_seen = 0
         self._rejected_seen = 0
 
     def configured(self):
@@ -283,6 +284,11 @@ class OutputStage:
                                  f'refused ({c.foreign} so far; {len(c.barred)} barred from '
                                  'the claim until the next activation); one source at a time',
                                  hold=1.0)
+        if c.contested != self._contested_seen:
+            self._contested_seen = c.contested
+            self.problems.report('contest', 'error', 'joint_commands from two publishers at '
+                                 'once with the claim free: neither takes it while both go on '
+                                 '(one source at a time)', hold=1.0)
         if c.rejected != self._rejected_seen:
             self._rejected_seen = c.rejected
             self.problems.report('rejected', 'error', f'{c.last_problem} (refused; '
