@@ -54,8 +54,8 @@ class Client:
         self.diags = []
         self.count = 0
         self._lock = threading.Lock()
-        self.node.create_subscription(JointTrajectory, proto.RESPONSE_TOPIC, self._on_response,
-                                      proto.DATA_QOS, raw=True)
+        self.answers = self.node.create_subscription(JointTrajectory, proto.RESPONSE_TOPIC,
+                                                     self._on_response, proto.DATA_QOS, raw=True)
         self.node.create_subscription(DiagnosticArray, 'diagnostics', self.diags.append, 50)
         self.pub = self.node.create_publisher(JointTrajectory, proto.REQUEST_TOPIC,
                                               proto.DATA_QOS)
@@ -65,7 +65,9 @@ class Client:
             self.responses.setdefault(proto.request_id(data), []).append(cdr.decode(data))
 
     def connect(self):
-        assert wait_for(lambda: self.pub.get_subscription_count() > 0, 10.0)
+        """Wait until the requests reach a service and its answers reach this client."""
+        assert wait_for(lambda: self.pub.get_subscription_count() > 0
+                        and self.answers.get_publisher_count() > 0, 10.0)
 
     def send(self, q, qd=None, qdd=None, names=NAMES, frame='req'):
         """Send a request (or any bytes with ``raw``); return its id."""

@@ -215,10 +215,12 @@ class FaultCampaign:
                              f'largest joint speed {speed:.3g}', exc.log) from None
 
     def settle(self):
-        """Start a case with the outputs running: reset what a failed case left off."""
-        if self.drive_state() in ('stopped', 'fault'):
+        """Start a case with the outputs running; give the state a case left off ('' if on)."""
+        left = self.drive_state()
+        if left in ('stopped', 'fault'):
             self.reset_fault()
         self.wait_running()
+        return left if left in ('stopped', 'fault') else ''
 
     def reset_fault(self):
         """Call ``hardware_interface/reset_fault`` (the explicit re-arm)."""
@@ -433,7 +435,10 @@ def run_campaign(cfg, short=False, names=None, progress=None):
         for case in chosen:
             progress(f'case {case.__name__}: {case.__doc__.splitlines()[0]}')
             try:
-                campaign.settle()
+                left = campaign.settle()
+                if left and results:
+                    results[-1].failures.append(f'left the outputs {left}; reset before the '
+                                                'next case')
                 result = case(campaign)
             except (PartFailed, RobodynError, TimeoutError, OSError) as exc:
                 result = CaseResult(case.__name__, case.__doc__.splitlines()[0],

@@ -99,8 +99,8 @@ class DynamicsClient:
         self.attempts = 0
         self._pub = self._node.create_publisher(JointTrajectory, proto.REQUEST_TOPIC,
                                                 proto.DATA_QOS)
-        self._node.create_subscription(JointTrajectory, proto.RESPONSE_TOPIC, self._on_response,
-                                       proto.DATA_QOS, raw=True)
+        self._answers = self._node.create_subscription(
+            JointTrajectory, proto.RESPONSE_TOPIC, self._on_response, proto.DATA_QOS, raw=True)
         self._node.create_subscription(String, proto.INFO_TOPIC, self._on_info, proto.INFO_QOS)
         self._executor = SingleThreadedExecutor(context=self._node.context)
         self._executor.add_node(self._node)
@@ -148,10 +148,13 @@ class DynamicsClient:
         Returns
         -------
         bool
-            True when its description arrived and it subscribes to requests.
+            True when its description arrived, it subscribes to requests and
+            its answers' publisher has been matched (a request sent before that
+            would be answered to nobody).
 
         """
-        return self._info is not None and self._pub.get_subscription_count() > 0
+        return (self._info is not None and self._pub.get_subscription_count() > 0
+                and self._answers.get_publisher_count() > 0)
 
     def publish(self, data):
         """
