@@ -106,6 +106,43 @@ def test_armed_then_running_then_hold_then_stopped():
             hw.cleanup()
 
 
+def test_a_flood_of_refused_commands_is_reported_not_published_per_message():
+    """A rogue at 1 kHz: its problem is raised at once, then renewed at most twice a second."""
+    with sim_board('--q0', *map(str, Q0)) as board:
+        hw, _ = _interface(board, command_timeout=0.2, friction_compensation=False)
+        hw.configure()
+        published = []
+        hw.problems.listener = published.append       # each call is a diagnostics publish
+        try:
+            hw.activate()
+            g = hw.hold.kernels.gravity(np.array(Q0))
+            stop = threading.Event()
+
+            def feed():
+                while not stop.is_set():
+                    hw.set_command(g, source='ctl')
+                    time.sleep(0.005)
+
+            ctl = threading.Thread(target=feed, daemon=True)
+            ctl.start()
+            assert wait_until(lambda: hw.drive_state.value == 'running', 5.0)
+            start = len(published)
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 1.5:
+                hw.set_command(np.zeros(3), source='rogue')
+                hw.set_command([math.nan, 0.0, 0.0], source='ctl')
+                time.sleep(0.001)
+            flood = [h.message for h in published[start:]]
+            assert hw.commands.foreign > 300 and hw.commands.rejected > 300
+            assert any('second source refused' in m for m in flood)
+            assert len(flood) <= 10, flood
+            stop.set()
+            ctl.join()
+        finally:
+            hw.outputs_off()
+            hw.cleanup()
+
+
 def test_release_holds_at_once_and_frees_the_claim():
     """A release from the claim holder holds now; a new source then takes over."""
     with sim_board('--q0', *map(str, Q0)) as board:

@@ -37,6 +37,7 @@ currents in either mode; a set-point in current mode goes as the torque of
 its PD at the sample (``ImpedanceSetpoint.torque``).
 """
 
+import math
 import time
 
 import numpy as np
@@ -48,6 +49,10 @@ from .impedance_command import ImpedanceCommand
 from ..control.split_form import ImpedanceSetpoint
 
 S = DriveState
+
+#: In a flood of refused commands, their problem is renewed at most this often [s]
+#: (the counts go out with the periodic diagnostics).
+REPORT_PERIOD = 0.5
 
 
 class OutputStage:
@@ -103,6 +108,7 @@ class OutputStage:
         self._foreign_seen = 0
         self._contested_seen = 0
         self._rejected_seen = 0
+        self._next_report = -math.inf
 
     def configured(self):
         """Build the torque-to-current and impedance pipelines once the board is known."""
@@ -148,7 +154,7 @@ class OutputStage:
             self.fault(f'the {self.driver.kind} switched its outputs off', now)
 
     def cycle(self, sample, now):
-        self._report_commands()
+        self._report_commands(now)
         state = self.reaction.state
         s = self.settings()
         if state == S.ARMED:
@@ -276,8 +282,12 @@ class OutputStage:
             self.problems.report('limit', 'warn', 'torque into the joint limit cut: '
                                  + ', '.join(names), hold=0.5)
 
-    def _report_commands(self):
+    def _report_commands(self, now):
+        """Report refused commands: at once, then at most every REPORT_PERIOD in a flood."""
+        if now < self._next_report:   # each changed message is published by this thread
+            return
         c = self.commands
+        seen = (self._foreign_seen, self._contested_seen, self._rejected_seen)
         if c.foreign != self._foreign_seen:
             self._foreign_seen = c.foreign
             self.problems.report('source', 'error', 'joint_commands from a second source '
@@ -293,3 +303,5 @@ class OutputStage:
             self._rejected_seen = c.rejected
             self.problems.report('rejected', 'error', f'{c.last_problem} (refused; '
                                  f'{c.rejected} so far)', hold=1.0)
+        if seen != (self._foreign_seen, self._contested_seen, self._rejected_seen):
+            self._next_report = now + REPORT_PERIOD
