@@ -329,7 +329,8 @@ def _run_node(args, timeout=60):
 def test_node_process_runs_and_exits_cleanly(tmp_path):
     """As a process: silent without a state, commands with one, a timing log; bad law: exit 1."""
     log = tmp_path / 'timing.json'
-    proc = _run_node(['-p', 'robot:=ma3000', '-p', 'rate:=100.0', '-p', f'timing_log:={log}'])
+    proc = _run_node(['-p', 'robot:=ma3000', '-p', 'rate:=100.0', '-p', f'timing_log:={log}',
+                      '-p', 'rt_priority:=20'])
     try:
         with RosGraph() as g:
             probe = _Probe(g)
@@ -346,6 +347,9 @@ def test_node_process_runs_and_exits_cleanly(tmp_path):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
+    # The loop thread takes its priority (or says why not), the other threads ten below.
+    assert 'loop thread: SCHED_FIFO priority 20' in out + err, out + err
+    assert 'SCHED_FIFO priority 10' in out + err, out + err
     stats = json.loads(log.read_text())
     assert stats['cycles'] > 5 and stats['rate_hz'] == 100.0
     bad = _run_node(['-p', 'robot:=ma3000', '-p', 'law:=fuzzy', '-p', 'autostart:=true'])

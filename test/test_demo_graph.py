@@ -67,10 +67,12 @@ def test_node_commands_use_declared_parameters(robot, mode, tmp_path):
         assert f'__node:={name}' in argv
     board = dict(parts)['control_loop' if mode == 'one-process' else 'hardware_interface']
     params = dict(board[i + 1].split(':=') for i, a in enumerate(board) if a == '-p')
-    if mode == 'one-process':       # the law is in the I/O thread's loop
+    # The host's I/O thread, and in the graph the controller's loop too, at one priority.
+    assert int(params['rt_priority']) == HOST_RT_PRIORITY
+    for law in (cfg.controllers if mode == 'graph' else ()):
+        argv = dict(parts)[controller_name(law)]
+        params = dict(argv[i + 1].split(':=') for i, a in enumerate(argv) if a == '-p')
         assert int(params['rt_priority']) == HOST_RT_PRIORITY
-    else:                           # the controller node, at normal priority, is in the loop
-        assert 'rt_priority' not in params
 
 
 @pytest.mark.parametrize('mode', ['one-process', 'graph'])
@@ -110,7 +112,7 @@ def test_board_command_parses():
     assert args.rate == 500.0 and args.transport == 'udp' and args.load_friction is False
     assert args.rt_priority == SIM_RT_PRIORITY       # the board keeps its cycle as hardware
     graph = build_parser().parse_args(board_command(DemoConfig(mode='graph'))[3:])
-    assert graph.rt_priority is None
+    assert graph.rt_priority == SIM_RT_PRIORITY
 
 
 @pytest.mark.parametrize('changes, option', [

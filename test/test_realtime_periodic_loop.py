@@ -16,6 +16,7 @@
 
 import gc
 import threading
+import time
 
 import pytest
 from robodyn_ros.realtime import LoopTiming, PeriodicLoop
@@ -102,3 +103,19 @@ def test_period_must_be_positive():
     for bad in (0.0, -1.0, float('nan')):
         with pytest.raises(ValueError, match='period'):
             PeriodicLoop(bad, lambda: None)
+
+
+def test_thread_setup_runs_once_in_the_loop_thread_before_the_first_step():
+    """The set-up hook (e.g. a real-time priority) runs in the loop's own thread, first."""
+    seen = []
+    loop = PeriodicLoop(0.002, lambda: seen.append(('step', threading.get_ident())),
+                        thread_setup=lambda: seen.append(('setup', threading.get_ident())))
+    loop.start()
+    try:
+        deadline = time.monotonic() + 5.0
+        while len(seen) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        loop.stop()
+    assert len(seen) >= 4 and seen[0][0] == 'setup' and [k for k, _ in seen].count('setup') == 1
+    assert {t for _, t in seen} == {seen[0][1]} != {threading.get_ident()}

@@ -136,9 +136,8 @@ def board_command(cfg, python=sys.executable):
     """
     argv = [python, '-m', 'robodyn_ros.cli.main', 'sim-board', robot_argument(cfg.robot),
             '--transport', 'udp', '--address', '127.0.0.1', '--port', str(cfg.board_port),
-            '--rate', f'{cfg.rate:g}', '--control-port', '0' if cfg.board_control else '-1']
-    if cfg.mode == 'one-process':       # see node_commands: the graph's controller has none
-        argv += ['--rt-priority', str(SIM_RT_PRIORITY)]
+            '--rate', f'{cfg.rate:g}', '--control-port', '0' if cfg.board_control else '-1',
+            '--rt-priority', str(SIM_RT_PRIORITY)]
     if not cfg.load_friction:
         argv.append('--no-load-friction')
     if cfg.payload > 0.0:
@@ -210,11 +209,10 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
                  # The board's watchdog: 0.1 s, as the graph shares two cores with everything
                  # else here (a trip ends the run: the outputs then stay off until a reset).
                  'watchdog_period': 0.1,
-                 # Real-time priorities for the one-process loop only: in the graph the
-                 # controller node (normal priority) is in the loop too, and a board and an
-                 # interface above it starve it on a busy machine (its 20 ms command timeout).
-                 **({'rt_priority': HOST_RT_PRIORITY} if cfg.mode == 'one-process' else {}),
-                 **cfg.hardware_parameters}
+                 # Real-time priorities: the board above the host's loop; in the graph the
+                 # controller's loop as the interface's I/O (a board and an interface above
+                 # a normal-priority controller starve it on a busy machine).
+                 'rt_priority': HOST_RT_PRIORITY, **cfg.hardware_parameters}
     law_params = {'model_friction': False,  # the board loop compensates friction
                   **({'estimator_joints': f'[{estimator}]'} if estimator else {})}
     others = [
@@ -234,6 +232,7 @@ def node_commands(cfg, port, log_dir, python=sys.executable, model=None):
         name = controller_name(law)
         parts.append((name, _node('controller_node', name, {
             'robot': robot, 'law': law, 'rate': float(cfg.rate), 'autostart': False,
+            'rt_priority': HOST_RT_PRIORITY,
             'timing_log': os.path.join(log_dir, f'{name}_timing.json'), **law_params},
             python)))
     return parts

@@ -100,7 +100,7 @@ def loop_parameter_specs():
     -------
     list of ParamSpec
         Output rates (the real-time options are the board's:
-        :func:`~.hardware_interface_node.realtime_parameter_specs`).
+        :func:`~.realtime_params.realtime_parameter_specs`).
 
     """
     return [

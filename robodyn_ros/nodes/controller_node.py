@@ -69,6 +69,7 @@ from .joint_state_reader import JointStateError, JointStateReader
 from .law_status import LawStatus
 from .model_source import load_model
 from .params import declare
+from .realtime_params import helper_setup, loop_thread_setup
 from .runner import run_node
 from .sampled import SampledTopic
 from ..control.base import Mode
@@ -206,6 +207,12 @@ class ControllerNode(LifecycleNode):
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
         self._release_msg = JointStateEncoder(self.joint_names, fields=()).encode(0)
         self.timing = LoopTiming(self.period)
+        if v['loop'] == 'thread':   # the executor's threads go ten below the loop's priority
+            for line in helper_setup(v):
+                self.get_logger().info(f'process: {line}')
+        elif v['rt_priority'] or v['cpus'] or v['lock_memory']:
+            self.get_logger().warning('rt_priority, cpus and lock_memory apply to loop:=thread '
+                                      'only; the timer runs in the executor')
         self.diag.update(WARN, f'configured ({v["law"]}, {self.controller.dynamics.backend} '
                                'dynamics); inactive: no torque output')
         self.get_logger().info(f'configured {self.controller!r} on {self.model.name}, '
@@ -222,10 +229,16 @@ class ControllerNode(LifecycleNode):
             self._timer = self.create_timer(self.period, self._timer_step)
         else:
             self._loop = PeriodicLoop(self.period, self._loop_step, name='control_loop',
-                                      timing=self.timing, on_error=self._loop_failed)
+                                      timing=self.timing, on_error=self._loop_failed,
+                                      thread_setup=self._thread_setup)
             self._loop.start()
         self.diag.update(OK, 'active')
         return super().on_activate(state)
+
+    def _thread_setup(self):
+        """Apply the real-time options in the loop thread before its first cycle."""
+        for line in loop_thread_setup(self.values):
+            self.get_logger().info(f'loop thread: {line}')
 
     def on_deactivate(self, state):
         """Release the command stream once and stop the loop (lifecycle callback)."""

@@ -27,6 +27,7 @@ from rclpy.parameter import Parameter
 
 from .model_source import model_parameters
 from .params import ParamSpec
+from .realtime_params import realtime_parameter_specs
 from ..control.factory import LAWS, LIVE_OPTIONS, OPTION_NAMES
 from ..control.options import CATALOGUE
 
@@ -107,5 +108,5 @@ def parameter_specs():
         ParamSpec('autostart', True, 'Configure and activate at start-up', read_only=True),
         ParamSpec('timing_log', '', 'Write loop timing statistics (JSON) to this file at '
                   'shutdown (empty: none)', read_only=True),
-    ]
+    ] + realtime_parameter_specs()    # the loop thread's (loop: thread)
     return specs

@@ -56,6 +56,7 @@ from .joint_state_cdr import JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
 from .model_source import load_model, model_parameters
 from .params import declare, ParamSpec
+from .realtime_params import helper_setup, loop_thread_setup, realtime_parameter_specs
 from .runner import run_node
 from .sampled import SampledTopic
 from ..errors import RobodynError
@@ -65,7 +66,7 @@ from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
 from ..hardware.settings import (DriverSettings, InterfaceSettings, MAX_COMMAND_TIMEOUT,
                                  MAX_HOLD_TIME)
-from ..realtime.hygiene import helper_priority, setup_helper_threads, setup_process, setup_thread
+from ..realtime.hygiene import setup_process
 
 NODE_NAME = 'hardware_interface'
 #: joint_commands: every message is taken at each board cycle; the depth keeps a second
@@ -151,28 +152,6 @@ def parameter_specs():
                   '[s]', low=0.05, high=60.0),
         ParamSpec('diagnostics_period', 1.0, 'Diagnostics republish period [s]', low=0.05,
                   high=60.0, read_only=True),
-    ]
-
-
-def realtime_parameter_specs():
-    """
-    Real-time options of the board's I/O thread (both the graph and the one-process loop).
-
-    Returns
-    -------
-    list of ParamSpec
-        Priority, CPU affinity and memory locking (see docs/realtime.md).
-
-    """
-    return [
-        ParamSpec('rt_priority', 0, 'SCHED_FIFO priority of the loop thread, the other '
-                  'threads 10 below (0: normal scheduling; needs rtprio, see docs/realtime.md)',
-                  low=0, high=99,
-                  read_only=True),
-        ParamSpec('cpus', None, 'CPUs the loop thread may run on (empty: any)',
-                  kind=Parameter.Type.INTEGER_ARRAY, low=0, read_only=True),
-        ParamSpec('lock_memory', False, 'Lock the process memory (mlockall) so the loop '
-                  'takes no page faults', read_only=True),
     ]
 
 
@@ -283,15 +262,13 @@ class HardwareInterfaceNode(LifecycleNode):
         GIL, or a thread holding it preempted would stop the I/O loop for
         milliseconds (see :mod:`robodyn_ros.realtime.hygiene`).
         """
-        self.hygiene = setup_process() + setup_helper_threads(
-            helper_priority(self._values['rt_priority']))
+        self.hygiene = setup_process() + helper_setup(self._values)
         for line in self.hygiene:
             self.get_logger().info(f'process: {line}')
 
     def _thread_setup(self):
         """Apply the thread's real-time options in the I/O thread before its first cycle."""
-        v = self._values
-        lines = setup_thread(v['rt_priority'], tuple(v['cpus'] or ()), v['lock_memory'])
+        lines = loop_thread_setup(self._values)
         self.hygiene = self.hygiene + lines
         for line in lines:
             self.get_logger().info(f'I/O thread: {line}')

@@ -63,6 +63,9 @@ class PeriodicLoop:
     on_error : callable, optional
         ``on_error(exc)`` when ``step`` raises; the loop then stops (the
         exception is not raised again).
+    thread_setup : callable, optional
+        ``thread_setup()`` once in the thread before its first cycle (e.g.
+        its real-time priority).
 
     Attributes
     ----------
@@ -74,7 +77,7 @@ class PeriodicLoop:
     """
 
     def __init__(self, period, step, *, name='periodic_loop', timing=None, freeze_gc=True,
-                 on_error=None):
+                 on_error=None, thread_setup=None):
         period = float(period)
         if not (math.isfinite(period) and period > 0.0):
             raise ValueError(f'period must be finite and > 0 s, got {period}')
@@ -84,6 +87,7 @@ class PeriodicLoop:
         self.timing = timing
         self.freeze_gc = freeze_gc
         self.on_error = on_error
+        self.thread_setup = thread_setup
         self.cycles = 0
         self.skipped = 0
         self._running = False
@@ -150,6 +154,8 @@ class PeriodicLoop:
         return self._wake.wait(delay)
 
     def _run(self):
+        if self.thread_setup is not None:
+            self.thread_setup()
         period = self.period
         clock = self.clock
         deadline = clock() + period
