@@ -14,15 +14,27 @@
 
 """The ``robodyn bench-planner`` command: a quick run with sane, self-consistent numbers."""
 
+import contextlib
+import io
 import json
 
+import pytest
+from robodyn_ros.bench.planner import format_report
 from robodyn_ros.cli.main import main
 
 
-def test_quick_run(capsys):
+@pytest.fixture(scope='module')
+def quick():
+    """One quick run's JSON (with TOPP-RA), shared by the tests of its content."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(['bench-planner', '--quick', '--json']) == 0
+    return json.loads(out.getvalue())
+
+
+def test_quick_run(quick):
     """The quick run prints JSON whose plans are within their torque limits."""
-    assert main(['bench-planner', '--quick', '--json']) == 0
-    res = json.loads(capsys.readouterr().out)
+    res = quick
     rows = res['pipeline']
     assert {(r['robot'], r['effort_share']) for r in rows} == {
         ('puma560', 1.0), ('puma560', 0.55), ('ur5', 1.0), ('ur5', 0.55)}
@@ -46,16 +58,17 @@ def test_quick_run(capsys):
         assert r['ours_s'] < r['uniform_s'] and r['toppra_ms'] > 0.0 and r['ours_solve_ms'] > 0.0
 
 
-def test_bench_planner_subcommand(capsys):
-    """``robodyn bench planner`` runs the same benchmark (here without TOPP-RA)."""
-    assert main(['bench', 'planner', '--quick', '--no-toppra', '--json']) == 0
-    res = json.loads(capsys.readouterr().out)
-    assert 'pipeline' in res and 'toppra' not in res
-
-
-def test_text_report(capsys):
-    """The text report has both tables."""
-    assert main(['bench-planner', '--quick']) == 0
+def test_bench_planner_subcommand_prints_the_text_report(capsys):
+    """``robodyn bench planner`` runs the same benchmark (here without TOPP-RA) as text."""
+    assert main(['bench', 'planner', '--quick', '--no-toppra']) == 0
     out = capsys.readouterr().out
     assert '6-joint, 5-waypoint plan' in out and 'Point-to-point on 4 random' in out
+    assert 'TOPP-RA' not in out
+
+
+def test_text_report(quick):
+    """The text report has every table, TOPP-RA's too, with the run's figures."""
+    out = format_report(quick)
+    assert '6-joint, 5-waypoint plan' in out and 'Point-to-point on 4 random' in out
     assert 'Time-optimal vs TOPP-RA on 3 random PUMA 560 paths' in out
+    assert f'{quick["pipeline"][0]["plan_ms"]:>9.1f}' in out
