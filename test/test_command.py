@@ -111,6 +111,11 @@ def test_two_live_streams_take_no_free_claim():
         chan.put([0.0, 0.0], 1.0 + 0.001 * k, source='fast', timeout=0.02)
     assert chan.ready_source(1.059, 0.02) == ('fast',)
     chan.claim('fast')
+    assert chan.release('fast', 1.060)          # a law switch right after the claim:
+    contested = chan.contested                  # the old holder is no rival of the new
+    for k in range(3):
+        chan.put([0.0, 0.0], 1.061 + 0.001 * k, source='next', timeout=0.02)
+    assert chan.ready_source(1.063, 0.02) == ('next',) and chan.contested == contested
 
 
 def test_the_bars_are_bounded():

@@ -207,7 +207,8 @@ class CommandChannel:
                 if source == self._streak_source and stamp - self._streak_stamp <= timeout:
                     self._streak += 1
                 else:
-                    if self._streak_source != source and stamp - self._streak_stamp <= timeout:
+                    if (self._streak and self._streak_source != source
+                            and stamp - self._streak_stamp <= timeout):
                         self._rival_stamp = self._streak_stamp   # two live streams
                         self.contested += 1
                     self._streak_source, self._streak = source, 1
