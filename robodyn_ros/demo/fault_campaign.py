@@ -217,10 +217,12 @@ class FaultCampaign:
     def settle(self):
         """Start a case with the outputs running; give the state a case left off ('' if on)."""
         left = self.drive_state()
-        if left in ('stopped', 'fault'):
+        if left not in ('stopped', 'fault'):
+            left = ''
+        else:
             self.reset_fault()
         self.wait_running()
-        return left if left in ('stopped', 'fault') else ''
+        return left
 
     def reset_fault(self):
         """Call ``hardware_interface/reset_fault`` (the explicit re-arm)."""
