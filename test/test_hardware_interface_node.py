@@ -195,6 +195,48 @@ def test_lifecycle_topics_and_safety(transport):
         assert len(client.states) == count  # publishing stopped
 
 
+class BlockingWriter:
+    """The joint_states writer with every write held up, as a blocked middleware write."""
+
+    def __init__(self, writer, seconds):
+        self.writer, self.seconds = writer, seconds
+        self.calls = 0
+
+    def publish(self, data):
+        self.calls += 1
+        time.sleep(self.seconds)        # without the GIL, as GilFreePublisher's write
+        return self.writer.publish(data)
+
+
+def test_a_blocked_joint_states_write_does_not_stop_the_cycle():
+    """Writes blocked for 0.4 s (3x the watchdog) leave the board's cycle and the stream on."""
+    with sim_board(transport='udp') as board, RosGraph() as graph:
+        node = graph.add(HardwareInterfaceNode(context=graph.context, parameter_overrides=(
+            _params(board, watchdog_period=0.12, command_timeout=0.1))))
+        client = Client(graph)
+        assert node.trigger_configure() == SUCCESS
+        assert node.trigger_activate() == SUCCESS
+        feeder = Feeder(client, ['joint1', 'joint2', 'joint3'], [0.0, 0.0, 0.0])
+        try:
+            assert wait_until(lambda: board.status()['enabled'], 10.0)
+            real = node._state_writer
+            node._state_writer = blocked = BlockingWriter(real, 0.4)
+            before = board.status()['board_time_us']
+            enabled = []
+            while board.status()['board_time_us'] - before < 1.5e6:
+                st = board.status()
+                enabled.append(st['enabled'] and not st['faults'])
+                time.sleep(0.02)
+            assert blocked.calls >= 3
+            assert all(enabled), node._hw.reaction.history
+            assert node._hw.drive_state.value == 'running', node._hw.reaction.history
+            node._state_writer = real
+            count = len(client.states)
+            assert wait_until(lambda: len(client.states) > count + 50, 10.0)
+        finally:
+            feeder.close()
+
+
 def test_configure_and_activate_failures_and_error_processing(tmp_path):
     """Absent board and persistent faults fail the transition; a lost disable is an error."""
     with RosGraph() as graph:

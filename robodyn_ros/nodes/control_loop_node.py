@@ -56,9 +56,7 @@ Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
 from dataclasses import replace
 import json
 import math
-import queue
 import sys
-import threading
 import time
 
 import numpy as np
@@ -159,15 +157,10 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._source = None
         self._status = None
         self._traj_sub = None
-        self._latest = None
         self._out = None
         self._law_ran = False
-        # A C queue, not a threading.Event: its put is one short C call in the loop (an
-        # Event's set runs a Python Condition: locks and a notify in every cycle).
-        self._publish_wake = queue.SimpleQueue()
-        self._publisher = None
-        self._publishing = False
         self._count = 0
+        self._published = 0
         self._period = None
         self._law_model = None
         self.timing = None
@@ -278,17 +271,11 @@ class ControlLoopNode(HardwareInterfaceNode):
         self._traj_sub = self.create_subscription(JointTrajectory, 'planned_trajectory',
                                                   self._on_trajectory, TRAJECTORY_QOS, raw=True)
         self._hw.command_source = self._law_commands
-        self._publishing = True
-        self._publisher = threading.Thread(target=self._publish_loop, name='loop_outputs',
-                                           daemon=True)
-        self._publisher.start()
+        # The output thread (started at configure) publishes joint_states and the status.
+        self._published = 0
+        self._output.register('joint_states', self._publish_outputs)
 
     def _teardown_commands(self):
-        self._publishing = False
-        self._publish_wake.put(None)
-        if self._publisher is not None and self._publisher is not threading.current_thread():
-            self._publisher.join(timeout=2.0)
-        self._publisher = None
         if self._traj_sub is not None:
             self.destroy_subscription(self._traj_sub)
             self._traj_sub = None
@@ -330,36 +317,23 @@ class ControlLoopNode(HardwareInterfaceNode):
             self.timing.record(sample.host_time, time.monotonic(),
                                out.law_time if out is not None else math.nan)
         self._law_ran = False
-        self._latest = sample
         self._count += 1
         if self._count % self._values['joint_states_decimation'] == 0:
-            self._publish_wake.put(None)
+            super()._publish_sample(sample)     # the output thread publishes it
 
-    def _publish_loop(self):
+    def _publish_outputs(self):
         """Publish joint_states and the law's status from the newest values (output thread)."""
-        done = 0
-        while self._publishing:
-            try:
-                self._publish_wake.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            while not self._publish_wake.empty():      # behind: the newest values only
-                self._publish_wake.get_nowait()
-            sample, out = self._latest, self._out
-            if sample is None or not self.context.ok():
-                continue
-            try:
-                super()._publish_sample(sample)
-                done += 1
-                decimation = max(1, self._values['status_decimation']
-                                 // self._values['joint_states_decimation'])
-                if done % decimation == 0 and self.controller is not None and out is not None:
-                    tau = out.torque if out.torque is not None else sample.effort * 0.0
-                    self._status.publish(self.controller, out.status, tau,
-                                         self.get_clock().now().to_msg())
-            except Exception as exc:  # noqa: B902 - a publisher must not stop the loop
-                if self.context.ok():
-                    self.get_logger().warning(f'publishing failed: {exc}')
+        sample, out, status = self._state_sample, self._out, self._status
+        if sample is None or not self.context.ok():
+            return
+        self._write_joint_state()
+        self._published += 1
+        decimation = max(1, self._values['status_decimation']
+                         // self._values['joint_states_decimation'])
+        if (self._published % decimation == 0 and self.controller is not None
+                and out is not None and status is not None):
+            tau = out.torque if out.torque is not None else sample.effort * 0.0
+            status.publish(self.controller, out.status, tau, self.get_clock().now().to_msg())
 
     def _on_trajectory(self, data):
         try:

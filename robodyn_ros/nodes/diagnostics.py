@@ -14,7 +14,12 @@
 
 """Diagnostics publishing (diagnostic_msgs/DiagnosticArray on ``diagnostics``)."""
 
+import threading
+
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rclpy.serialization import serialize_message
+
+from .gil_free_publisher import GilFreePublisher
 
 OK = DiagnosticStatus.OK
 WARN = DiagnosticStatus.WARN
@@ -41,7 +46,8 @@ class Diagnostics:
 
     def __init__(self, node, name=None, hardware_id='', period=1.0):
         self._node = node
-        self._pub = node.create_publisher(DiagnosticArray, 'diagnostics', 10)
+        self._pub = GilFreePublisher(node.create_publisher(DiagnosticArray, 'diagnostics', 10))
+        self._lock = threading.Lock()   # updated and published from several threads
         self._status = DiagnosticStatus(level=OK, name=name or node.get_fully_qualified_name(),
                                         message='starting', hardware_id=hardware_id)
         self._timer = node.create_timer(period, self.publish) if period > 0 else None
@@ -72,17 +78,23 @@ class Diagnostics:
             Publish now if the level or message changed.
 
         """
-        changed = level != self._status.level or message != self._status.message
-        self._status.level = level
-        self._status.message = message
+        kv = None
         if values is not None:
-            self._status.values = [KeyValue(key=str(k), value=str(v)) for k, v in values.items()]
+            kv = [KeyValue(key=str(k), value=str(v)) for k, v in values.items()]
+        with self._lock:
+            changed = level != self._status.level or message != self._status.message
+            self._status.level = level
+            self._status.message = message
+            if kv is not None:
+                self._status.values = kv
         if publish and changed:
             self.publish()
 
     def publish(self):
-        """Publish the current status."""
+        """Publish the current status (the write runs without the GIL)."""
         msg = DiagnosticArray()
         msg.header.stamp = self._node.get_clock().now().to_msg()
         msg.status = [self._status]
-        self._pub.publish(msg)
+        with self._lock:           # serialized as one consistent status
+            data = serialize_message(msg)
+        self._pub.publish(data)

@@ -45,18 +45,20 @@ import time
 
 from rclpy.lifecycle import Node as LifecycleNode
 from rclpy.lifecycle import TransitionCallbackReturn
-from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 
-from .cia402_params import cia402_driver, cia402_parameter_specs, positive_list
+from .cia402_params import cia402_driver
 from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .gil_free_publisher import GilFreePublisher
+from .hardware_interface_params import node_parameter_specs, RUNTIME  # noqa: I101
 from .joint_state_cdr import JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
-from .model_source import load_model, model_parameters
-from .params import declare, ParamSpec
-from .realtime_params import helper_setup, loop_thread_setup, realtime_parameter_specs
+from .model_source import load_model
+from .output_thread import OutputThread
+from .params import declare
+from .realtime_params import helper_setup, loop_thread_setup
 from .runner import run_node
 from .sampled import SampledTopic
 from ..errors import RobodynError
@@ -64,8 +66,7 @@ from ..friction.compensation import with_friction
 from ..hardware.board.transports import open_transport
 from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
-from ..hardware.settings import (DriverSettings, InterfaceSettings, MAX_COMMAND_TIMEOUT,
-                                 MAX_HOLD_TIME)
+from ..hardware.settings import DriverSettings, InterfaceSettings
 from ..realtime.hygiene import setup_process
 
 NODE_NAME = 'hardware_interface'
@@ -73,91 +74,6 @@ NODE_NAME = 'hardware_interface'
 #: publisher's flood from pushing the claim holder's messages out between two cycles.
 COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.BEST_EFFORT)
 _LEVELS = {'ok': OK, 'warn': WARN, 'error': ERROR}
-#: Parameters that change InterfaceSettings at run time.
-RUNTIME = ('friction_compensation', 'friction_band', 'friction_scale', 'load_friction',
-           'load_friction_period', 'command_timeout', 'hold_time', 'hold_bandwidth',
-           'limit_margin', 'auto_recover', 'reconnect_period')
-
-
-def parameter_specs():
-    """
-    Parameters of the node (besides the model source).
-
-    Returns
-    -------
-    list of ParamSpec
-        Specs with descriptions, units and ranges.
-
-    """
-    return [
-        ParamSpec('friction_params', '', 'Friction YAML (robodyn identify friction output) '
-                  'replacing the model friction for compensation; empty: the model friction',
-                  read_only=True),
-        ParamSpec('backend', 'board', "The hardware: board (the package's motor driver "
-                  'board, transport/device/port) or cia402 (CANopen CiA 402 drives, one per '
-                  'joint, can_* and node_ids; see docs/drives.md)', choices=('board', 'cia402'),
-                  read_only=True),
-        ParamSpec('transport', 'serial', 'Link to the board', choices=('serial', 'udp'),
-                  read_only=True),
-        ParamSpec('device', '', 'Serial device, or the pty link of the simulated board',
-                  read_only=True),
-        ParamSpec('baud_rate', 1000000, 'Serial speed [bit/s]', low=1200, high=20000000,
-                  read_only=True),
-        ParamSpec('address', '127.0.0.1', 'Board IP address (udp)', read_only=True),
-        ParamSpec('port', 5005, 'Board UDP port (udp)', low=1, high=65535, read_only=True),
-        ParamSpec('watchdog_period', 0.05, "Board watchdog period; with cia402 the drives' "
-                  'RPDO timeout (RPDO1 event timer) [s]', low=0.002, high=10.0, read_only=True),
-        *cia402_parameter_specs(),
-        ParamSpec('connect_timeout', 1.0, 'Identify timeout at configure [s]', low=0.01,
-                  high=60.0, read_only=True),
-        ParamSpec('encoder_counts', None, 'Expected encoder counts per motor revolution (one '
-                  'or one per joint; unset: accept what the board reports)',
-                  kind=Parameter.Type.INTEGER_ARRAY, read_only=True,
-                  check=positive_list('encoder_counts'), constraints='each > 0'),
-        ParamSpec('transmission_efficiency', None, 'Constant transmission efficiency in (0, 1] '
-                  '(one or one per joint; unset: 1)', kind=Parameter.Type.DOUBLE_ARRAY,
-                  read_only=True, check=positive_list('transmission_efficiency'),
-                  constraints='each > 0'),
-        ParamSpec('velocity_filter_bandwidth', 30.0, 'State-variable filter natural frequency '
-                  '[Hz]', low=0.1, high=5000.0, read_only=True),
-        ParamSpec('velocity_filter_damping', 1.0, 'State-variable filter damping ratio',
-                  low=0.05, high=10.0, read_only=True),
-        ParamSpec('friction_compensation', True, 'Add the model friction to the command'),
-        ParamSpec('friction_band', 0.02, 'Zero-velocity band of the compensation [rad/s]',
-                  low=1e-6, high=10.0),
-        ParamSpec('friction_scale', 1.0, 'Compensation gain', low=0.0, high=1.5),
-        ParamSpec('load_friction', False, 'Compensate the load-dependent (seed 004) friction '
-                  'from the RNE joint reactions'),
-        ParamSpec('load_friction_period', 0.02, 'Refresh period of the load-dependent term '
-                  '[s] (0: every cycle)', low=0.0, high=10.0),
-        ParamSpec('dynamics_backend', 'auto', 'Dynamics for the load-dependent friction: auto '
-                  '(compiled kernels when available, else numpy) or numpy',
-                  choices=('auto', 'numpy'), read_only=True),
-        ParamSpec('command_timeout', 0.02, 'A joint_commands stream silent for longer than '
-                  'this has stopped: the interface holds the arm where it is [s] (cannot be '
-                  'raised while active)', low=0.001, high=MAX_COMMAND_TIMEOUT),
-        ParamSpec('hold_time', 2.0, 'How long the interface holds on its own before it '
-                  'brakes and switches the outputs off [s] (cannot be raised while active)',
-                  low=0.05, high=MAX_HOLD_TIME),
-        ParamSpec('hold_bandwidth', 40.0, 'Natural frequency of the hold (gravity '
-                  'compensation plus a PD scaled by the joint inertia) [rad/s]', low=1.0,
-                  high=500.0),
-        ParamSpec('limit_margin', 0.05, 'Width of the joint-limit torque ramp [rad or m]',
-                  low=0.0, high=1.0),
-        ParamSpec('auto_recover', False, 'After a board fault or a lost link whose cause is '
-                  'gone, switch the outputs on again by itself and hold the arm where it is '
-                  '(never the last command); false: outputs stay off until ~/reset_fault or a '
-                  'deactivate/activate'),
-        ParamSpec('reconnect_period', 0.5, 'Time between reconnection and recovery attempts '
-                  '[s]', low=0.05, high=60.0),
-        ParamSpec('diagnostics_period', 1.0, 'Diagnostics republish period [s]', low=0.05,
-                  high=60.0, read_only=True),
-    ]
-
-
-def node_parameter_specs():
-    """Return every parameter the node declares (ParamSpec list): model, board, real time."""
-    return model_parameters() + parameter_specs() + realtime_parameter_specs()
 
 
 class HardwareInterfaceNode(LifecycleNode):
@@ -180,7 +96,10 @@ class HardwareInterfaceNode(LifecycleNode):
         self._hw = None
         self._names = ()
         self._state_pub = None
+        self._state_writer = None
         self._state_enc = None
+        self._state_sample = None
+        self._output = None
         self._cmd_reader = None
         self._model = None
         self._sources = {}
@@ -226,15 +145,47 @@ class HardwareInterfaceNode(LifecycleNode):
 
     # ------------------------------------------------------------------ ROS I/O
     def _publish_sample(self, sample):
-        pub = self._state_pub
-        if pub is None or not self.context.ok():
+        """Hand the cycle's sample to the output thread (the I/O thread's listener)."""
+        self._state_sample = sample
+        output = self._output
+        if output is not None:
+            output.wake('joint_states')
+
+    def _write_joint_state(self):
+        """Publish the newest sample on ``joint_states`` (output thread)."""
+        sample, writer = self._state_sample, self._state_writer
+        if sample is None or writer is None or not self.context.ok():
             return  # shutting down: the link side still switches the outputs off
         enc = self._state_enc  # written serialized from a template (joint_state_cdr)
         if enc is None or enc.names != tuple(self._names):
             enc = self._state_enc = JointStateEncoder(
                 self._names, fields=('position', 'velocity', 'effort'))
-        pub.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
-                               sample.velocity, sample.effort))
+        writer.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
+                                  sample.velocity, sample.effort))
+
+    def _start_output(self):
+        """
+        Start the thread that publishes for the I/O thread (at configure).
+
+        The I/O thread makes no middleware call: a write can block for a
+        third of a second (:mod:`.gil_free_publisher`), longer than the
+        board's watchdog.
+        """
+        self._output = OutputThread(f'{self.NODE_NAME}_outputs', self._on_output_error)
+        self._output.register('joint_states', self._write_joint_state)
+        self._output.start()
+
+    def _on_output_error(self, exc):
+        if self.context.ok():
+            self.get_logger().warning(f'publishing failed: {type(exc).__name__}: {exc}')
+
+    def _deferred(self, job):
+        """Run a report in the output thread when one runs (else here, now)."""
+        output = self._output
+        if output is not None and output.running:
+            output.post(job)
+        else:
+            job()
 
     def _setup_commands(self):
         """Take the commands from ``joint_commands`` (at configure; the outputs are off)."""
@@ -333,7 +284,12 @@ class HardwareInterfaceNode(LifecycleNode):
         return response
 
     def _on_transition(self, transition):
-        """Log every change of the fault reaction's state with its cause."""
+        """Log every change of the fault reaction's state (the I/O thread's listener)."""
+        values = self._hw.health().values if self._hw is not None else None
+        self._deferred(lambda: self._report_transition(transition, values))
+
+    def _report_transition(self, transition, values):
+        """Log a transition with its cause and publish it (output thread)."""
         if not self.context.ok():
             return
         if transition.target.value in ('running', 'armed', 'disabled', 'unconfigured'):
@@ -343,12 +299,14 @@ class HardwareInterfaceNode(LifecycleNode):
             self.get_logger().warning(f'drive state {transition}')
             level = ERROR
         # Every transition is a diagnostics message of its own, with its cause.
-        values = self._hw.health().values if self._hw is not None else None
         self._diag.update(level, f'drive {transition}', values)
 
     def _on_health(self, health):
-        if self.context.ok():  # keep the last statistics; the periodic refresh renews them
-            self._diag.update(_LEVELS[health.level], health.message, health.values or None)
+        """Publish a changed health (any thread; from the I/O thread, deferred)."""
+        def report():
+            if self.context.ok():  # keep the last statistics; the periodic refresh renews them
+                self._diag.update(_LEVELS[health.level], health.message, health.values or None)
+        self._deferred(report)
 
     def _refresh_diagnostics(self):
         if self._hw is not None:
@@ -365,8 +323,12 @@ class HardwareInterfaceNode(LifecycleNode):
             self._hw.outputs_off()
             self._hw.cleanup()
             self._hw = None
+        if self._output is not None:      # runs what is queued; no publisher is used after
+            self._output.stop()
+            self._output = None
         self._teardown_commands()
         if self._state_pub is not None:
+            self._state_writer = None
             self.destroy_publisher(self._state_pub)
             self._state_pub = None
         if self._diag_timer is not None:
@@ -384,12 +346,14 @@ class HardwareInterfaceNode(LifecycleNode):
             driver, runtime = self._settings()
             self._prepare_commands(model)      # heavy work before the hardware streams
             self._prepare_process()
+            self._start_output()           # after the process set-up: its priority
             cia402 = v[self.BACKEND_PARAMETER] == 'cia402'
             backend = cia402_driver(model, v) if cia402 else None
             transport = None if cia402 else open_transport(
                 v['transport'], v['device'], v['baud_rate'], v['address'], v['port'])
             self._names = tuple(model.joint_names)
             self._state_pub = self.create_publisher(JointState, 'joint_states', 10)
+            self._state_writer = GilFreePublisher(self._state_pub)
             self._hw = HardwareInterface(model, transport, driver, runtime, friction_model,
                                          on_sample=self._publish_sample,
                                          on_health=self._on_health,

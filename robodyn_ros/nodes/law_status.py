@@ -27,6 +27,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
 
 from .conversions import joint_state_msg
+from .gil_free_publisher import GilFreePublisher
 
 
 class LawStatus:
@@ -49,6 +50,8 @@ class LawStatus:
         self.mass = node.create_lifecycle_publisher(Float64, '~/payload_estimate', 10)
         self.estimates = node.create_lifecycle_publisher(Float64MultiArray, '~/estimates', 10)
         self.publishers = [self.error, self.mass, self.estimates]
+        # The writes run without the GIL: a blocked one stops only the publishing thread.
+        self._error, self._mass, self._estimates = (GilFreePublisher(p) for p in self.publishers)
 
     def publish(self, controller, status, tau, stamp):
         """
@@ -67,20 +70,20 @@ class LawStatus:
 
         """
         if status.error is not None and status.error.size == controller.n:
-            self.error.publish(joint_state_msg(self.joint_names, stamp, position=status.error,
-                                               effort=tau))
+            self._error.publish(joint_state_msg(self.joint_names, stamp,
+                                                position=status.error, effort=tau))
         est = controller.estimates()
         if not est:
             return
         if 'payload_mass' in est:
-            self.mass.publish(Float64(data=float(est['payload_mass'])))
+            self._mass.publish(Float64(data=float(est['payload_mass'])))
         msg = Float64MultiArray()
         for key, value in est.items():
             arr = np.atleast_1d(np.asarray(value, dtype=float))
             msg.layout.dim.append(MultiArrayDimension(label=key, size=arr.size,
                                                       stride=arr.size))
             msg.data.extend(arr.tolist())
-        self.estimates.publish(msg)
+        self._estimates.publish(msg)
 
     def destroy(self):
         """Destroy the publishers."""
