@@ -49,8 +49,8 @@ def add_parser(sub):
     d.add_argument('--states', type=int_at_least(1), metavar='N',
                    help='batch size (default 100000, 20000 with --quick)')
     d.set_defaults(run=run)
-    for name in ('planner', 'board'):
-        _add_module_bench(benches, name, name)
+    for name in ('planner', 'board', 'publish_stall'):
+        _add_module_bench(benches, name.replace('_', '-'), name)
     par = benches.add_parser('parallel', help='parallel-dynamics schemes, service round trips',
                              description='Batch partitioning vs rneaInParallel at 1 and 2 '
                                          'threads, round trips to the parallel_dynamics '
@@ -251,7 +251,7 @@ def _add_module_bench(benches, name, module, alias=False):
     bench = importlib.import_module(f'..bench.{module}', __package__)
     help_text = (f"alias of 'robodyn bench {name}'" if alias else bench.HELP)
     p = benches.add_parser(name, help=help_text, description=bench.DESCRIPTION)
-    _MODULE_BENCHES[module](p)
+    (_MODULE_BENCHES.get(module) or bench.add_options)(p)
     p.set_defaults(run=bench.run)
 
 

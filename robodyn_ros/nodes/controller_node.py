@@ -64,6 +64,7 @@ from trajectory_msgs.msg import JointTrajectory
 from .controller_params import parameter_specs
 from .conversions import to_seconds, trajectory_arrays
 from .diagnostics import Diagnostics, ERROR, OK, WARN
+from .gil_free_publisher import GilFreePublisher
 from .joint_state_cdr import Float64ArrayEncoder, JointStateEncoder
 from .joint_state_reader import JointStateError, JointStateReader
 from .law_status import LawStatus
@@ -112,6 +113,7 @@ class ControllerNode(LifecycleNode):
         self._states = None
         self._pubs = []
         self._pub_js = self._pub_fc = None
+        self._js_writer = self._fc_writer = None
         self._status = None
         self._lock = threading.Lock()
         self._active = False
@@ -202,6 +204,9 @@ class ControllerNode(LifecycleNode):
             self._pub_js = self.create_lifecycle_publisher(JointState, 'joint_commands', 1)
         self._status = LawStatus(self, self.joint_names)
         self._pubs = [p for p in (self._pub_js, self._pub_fc) if p is not None]
+        # The writes run without the GIL: a blocked one stops only the loop thread itself.
+        self._js_writer, self._fc_writer = (None if p is None else GilFreePublisher(p)
+                                            for p in (self._pub_js, self._pub_fc))
         # Torque messages are written serialized from templates (joint_state_cdr).
         self._cmd_js = JointStateEncoder(self.joint_names)
         self._cmd_fc = Float64ArrayEncoder(len(self.joint_names))
@@ -320,6 +325,7 @@ class ControllerNode(LifecycleNode):
             self._status.destroy()
             self._status = None
         self._subs, self._pubs = [], []
+        self._js_writer = self._fc_writer = None
         self.controller = None
         self._reset_inputs()
 
@@ -403,18 +409,20 @@ class ControllerNode(LifecycleNode):
         controller, which keeps its last command: the gravity torque at the
         last measured position, or nothing when there is none.
         """
-        if self._pub_js is not None:
-            self._pub_js.publish(self._release_msg)
-        if self._pub_fc is not None and q_last is not None and self.controller is not None:
-            hold = self.controller.gravity_hold_torque(q_last, np.zeros(self.controller.n))
-            self._pub_fc.publish(self._cmd_fc.encode(hold))
+        js, fc, controller = self._js_writer, self._fc_writer, self.controller
+        if js is not None:
+            js.publish(self._release_msg)
+        if fc is not None and q_last is not None and controller is not None:
+            hold = controller.gravity_hold_torque(q_last, np.zeros(controller.n))
+            fc.publish(self._cmd_fc.encode(hold))
 
     def _publish_torque(self, tau, now=None):
-        if self._pub_js is not None:
+        js, fc = self._js_writer, self._fc_writer
+        if js is not None:
             stamp = (now or self.get_clock().now()).nanoseconds
-            self._pub_js.publish(self._cmd_js.encode(stamp, tau))
-        if self._pub_fc is not None:
-            self._pub_fc.publish(self._cmd_fc.encode(tau))
+            js.publish(self._cmd_js.encode(stamp, tau))
+        if fc is not None:
+            fc.publish(self._cmd_fc.encode(tau))
 
     def _publish_status(self, status, tau, now):
         self._status.publish(self.controller, status, tau, now.to_msg())
