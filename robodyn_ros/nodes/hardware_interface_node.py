@@ -160,8 +160,10 @@ class HardwareInterfaceNode(LifecycleNode):
         if enc is None or enc.names != tuple(self._names):
             enc = self._state_enc = JointStateEncoder(
                 self._names, fields=('position', 'velocity', 'effort'))
-        writer.publish(enc.encode(self.get_clock().now().nanoseconds, sample.position,
-                                  sample.velocity, sample.effort))
+        # Stamped when the report arrived, however late this thread runs.
+        age = time.monotonic() - sample.host_time
+        stamp = self.get_clock().now().nanoseconds - (int(age * 1e9) if 0.0 < age < 1.0 else 0)
+        writer.publish(enc.encode(stamp, sample.position, sample.velocity, sample.effort))
 
     def _start_output(self):
         """
@@ -177,7 +179,8 @@ class HardwareInterfaceNode(LifecycleNode):
 
     def _on_output_error(self, exc):
         if self.context.ok():
-            self.get_logger().warning(f'publishing failed: {type(exc).__name__}: {exc}')
+            self.get_logger().warning(f'publishing failed: {type(exc).__name__}: {exc}',
+                                      throttle_duration_sec=1.0)
 
     def _deferred(self, job):
         """Run a report in the output thread when one runs (else here, now)."""
