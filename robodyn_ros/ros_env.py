@@ -134,6 +134,12 @@ def use_restartable_transport(environ=None):
     Nothing changes when another middleware is chosen or the user configured
     Fast DDS (:data:`FASTDDS_USER_SETTINGS`). Call before ``rclpy.init``.
 
+    Under ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` rmw_fastrtps sets up its
+    own transports (shared memory and loopback UDP) and the variable has no
+    effect: measured here, a node maps the same Fast DDS shared-memory
+    segments with and without it (with ``OFF`` it maps fewer). It takes
+    effect with the other discovery ranges.
+
     Parameters
     ----------
     environ : dict, optional
