@@ -19,6 +19,7 @@ import io
 import json
 
 import pytest
+from robodyn_ros.bench import planner as bench_planner
 from robodyn_ros.bench.planner import format_report
 from robodyn_ros.cli.main import main
 
@@ -58,9 +59,20 @@ def test_quick_run(quick):
         assert r['ours_s'] < r['uniform_s'] and r['toppra_ms'] > 0.0 and r['ours_solve_ms'] > 0.0
 
 
-def test_bench_planner_subcommand_prints_the_text_report(capsys):
-    """``robodyn bench planner`` runs the same benchmark (here without TOPP-RA) as text."""
+def test_bench_planner_subcommand_prints_the_text_report(quick, capsys, monkeypatch):
+    """``robodyn bench planner --quick --no-toppra`` asks for no TOPP-RA paths, prints text.
+
+    The benchmark itself is the module's quick run (a second one took 20 s of
+    the suite); here the command's options reach it and its text comes out.
+    """
+    asked = []
+
+    def benchmark(repeat, moves, seed, topp_paths):
+        asked.append((repeat, moves, seed, topp_paths))
+        return {k: v for k, v in quick.items() if k != 'toppra'}
+    monkeypatch.setattr(bench_planner, 'run_benchmark', benchmark)
     assert main(['bench', 'planner', '--quick', '--no-toppra']) == 0
+    assert asked == [(3, 4, 0, 0)]
     out = capsys.readouterr().out
     assert '6-joint, 5-waypoint plan' in out and 'Point-to-point on 4 random' in out
     assert 'TOPP-RA' not in out
