@@ -60,7 +60,8 @@ def test_quick_run(quick):
 
 
 def test_bench_planner_subcommand_prints_the_text_report(quick, capsys, monkeypatch):
-    """``robodyn bench planner --quick --no-toppra`` asks for no TOPP-RA paths, prints text.
+    """
+    ``robodyn bench planner --quick --no-toppra``: no TOPP-RA paths asked, text printed.
 
     The benchmark itself is the module's quick run (a second one took 20 s of
     the suite); here the command's options reach it and its text comes out.
