@@ -149,7 +149,7 @@ class OutputThread:
                 job = self._named.get(key)
                 if job is not None:
                     self._run_job(job)
-            if item is None or not self._running:
+            if item is None:                  # stop's mark: everything before it ran
                 return
 
     def _run_job(self, job):
