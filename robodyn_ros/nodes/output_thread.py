@@ -43,15 +43,12 @@ class OutputThread:
         Thread name.
     on_error : callable
         Called with the exception of a job that raised (from this thread).
-    setup : callable, optional
-        Run first in the thread (its priority, for example).
 
     """
 
-    def __init__(self, name, on_error, setup=None):
+    def __init__(self, name, on_error):
         self.name = name
         self._on_error = on_error
-        self._setup = setup
         # A C queue: put is one short call from the I/O thread, get sleeps without the GIL.
         self._queue = queue.SimpleQueue()
         self._named = {}
@@ -128,28 +125,27 @@ class OutputThread:
             thread.join(timeout)
 
     def _run(self):
-        if self._setup is not None:
-            self._run_job(self._setup)
         while True:
-            item = self._queue.get()
+            items = [self._queue.get()]          # sleeps without the GIL
+            while True:                          # behind: take everything queued
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
             woken = []
-            while item is not None:
+            for item in items:
+                if item is None:                 # stop's mark: everything before it ran
+                    break
                 if isinstance(item, str):
-                    if item not in woken:     # behind: each named job once, newest state
+                    if item not in woken:        # each named job once, on the newest state
                         woken.append(item)
                 else:
                     self._run_job(item)
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    item = False
-                if item is False:
-                    break
             for key in woken:
                 job = self._named.get(key)
                 if job is not None:
                     self._run_job(job)
-            if item is None:                  # stop's mark: everything before it ran
+            if None in items:
                 return
 
     def _run_job(self, job):
