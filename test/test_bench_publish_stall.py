@@ -17,6 +17,8 @@
 
 import json
 
+import pytest
+
 from robodyn_ros.bench import publish_stall
 from robodyn_ros.cli.main import build_parser, main
 
@@ -37,3 +39,16 @@ def test_a_short_run_measures_both_publishers_with_live_subscribers(capsys):
     for run in res['runs']:
         assert run['subscribers_started'] >= 3 and run['most_matched'] >= 1, run
         assert run['cycles'] > 1000 and run['gap_max_ms'] >= run['gap_p99_ms'] > 0.0, run
+
+
+def test_bad_options_are_one_line_errors(capsys):
+    """A negative or NaN time, no rounds or a word for a number: one line, exit 2."""
+    for bad in (['--seconds', '-1'], ['--rounds', '0'], ['--spawn-period', 'nan']):
+        assert main(['bench', 'publish-stall', *bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and bad[0] in err[0], err
+    with pytest.raises(SystemExit) as exc:
+        main(['bench', 'publish-stall', '--seconds', 'abc'])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and '--seconds' in err[0], err

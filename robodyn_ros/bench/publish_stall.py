@@ -66,10 +66,16 @@ def run(args):
         Exit code.
 
     """
+    for name, value in (('--seconds', args.seconds), ('--spawn-period', args.spawn_period),
+                        ('--rounds', args.rounds)):
+        if not value > 0:       # NaN too
+            print(f'robodyn bench publish-stall: error: argument {name}: must be > 0, '
+                  f'got {value}', file=sys.stderr)
+            return 2
     from ..ros_env import apply_ros_env_defaults
     env = apply_ros_env_defaults(dict(os.environ))
     results = []
-    for round_ in range(max(1, args.rounds)):
+    for round_ in range(args.rounds):
         for mode in MODES:
             out = subprocess.run([sys.executable, '-m', PROBE, 'measure', mode,
                                   str(args.seconds), str(args.spawn_period)], env=env,
