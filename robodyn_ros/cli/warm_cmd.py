@@ -15,7 +15,7 @@
 """
 ``robodyn warm``: compile every cache ahead, so that no later command waits.
 
-Three caches fill on first use, each once per machine:
+Four caches fill on first use, each once per machine:
 
 * the customized C dynamics kernels of each robot (about 1 s per robot),
   cached in ``$ROBODYN_CACHE_DIR`` or ``~/.cache/robodyn_ros/kernels``;
@@ -23,6 +23,8 @@ Three caches fill on first use, each once per machine:
   cache next to the package);
 * the control laws' compiled steps, when ``robodyn_ros.control`` offers a
   ``warm_up`` function (the first configure of an MBVSST controller pays
+  for it otherwise);
+* the simulated plant's semi-implicit step (the first simulated board pays
   for it otherwise).
 
 ``scripts/setup_env.sh`` runs it once after installing. Each step prints a
@@ -109,6 +111,11 @@ def _control(robot):
     return f'{how}: {", ".join(laws)}'
 
 
+def _plant():
+    from ..sim.plant_step import warm
+    return 'numba step compiled' if warm() == 'numba' else 'numba not installed (plain Python)'
+
+
 def run(args):
     """
     Execute ``robodyn warm``.
@@ -131,5 +138,6 @@ def run(args):
         _step(f'dynamics kernels of {robot}', lambda robot=robot: _kernels(robot))
     _step('time-optimal planner core', _planner)
     _step('control laws', lambda: _control(args.robots[0]))
+    _step('simulated plant step', _plant)
     _step('plot fonts (matplotlib)', _plots)
     return 0

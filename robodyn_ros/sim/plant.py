@@ -37,6 +37,7 @@ import math
 
 import numpy as np
 
+from .plant_step import friction_and_slope, friction_table, implicit_update, warm
 from ..dynamics.tables import tables
 from ..errors import InputError
 from ..friction.models import smooth_sign
@@ -130,7 +131,9 @@ class Plant:
             np.any(c) for c in (tab.coulomb_pos, tab.coulomb_neg, tab.stribeck_pos,
                                 tab.stribeck_neg, tab.viscous_pos, tab.viscous_neg)))
         self._banded = bool(np.all(self._eps > 0.0))
-        self._probe = np.zeros((3, n))  # qd, qd + dv, qd - dv: friction and its slope at once
+        self._friction_table = friction_table(tab, self._eps)   # for the semi-implicit step
+        if self._slip and integrator == 'semi_implicit':
+            warm()      # compiled at construction (or loaded from the cache), not in a loop
 
     # ------------------------------------------------------------------ friction
     def _velocity_friction(self, qd):
@@ -298,22 +301,16 @@ class Plant:
     def _semi_implicit(self, tau, h, check=True):
         q, qd = self.q, self.qd
         if self._slip:
-            # Friction slope d(tau_f)/d(qd) >= 0 treated implicitly, per joint.
-            dv = 1e-6
-            probe = self._probe
-            probe[0] = qd
-            np.add(qd, dv, out=probe[1])
-            np.subtract(qd, dv, out=probe[2])
-            friction = self._velocity_friction(probe)
-            acc = self._accel(q, qd, tau - friction[0])
-            slope = (friction[1] - friction[2]) / (2 * dv)
-            inertia = self._diag_inertia(q)
-            qd_new = qd + h * acc / (1.0 + h * np.maximum(slope, 0.0) / inertia)
+            # Friction slope d(tau_f)/d(qd) >= 0 treated implicitly, per joint (loop form).
+            friction, slope = friction_and_slope(qd, self._friction_table, 1e-6)
+            acc = self._accel(q, qd, tau - friction)
+            self.q, self.qd, self.qdd = implicit_update(q, qd, acc, slope,
+                                                        self._diag_inertia(q), h)
         else:  # no velocity friction: the implicit term is zero
             qd_new = qd + h * self._accel(q, qd, tau)
-        self.q = q + h * qd_new
-        self.qd = qd_new
-        self.qdd = (qd_new - qd) / h
+            self.q = q + h * qd_new
+            self.qd = qd_new
+            self.qdd = (qd_new - qd) / h
         if check and not self.finite():
             raise FloatingPointError('plant state diverged (check torques and time step)')
 
