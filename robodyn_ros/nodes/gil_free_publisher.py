@@ -50,9 +50,14 @@ class _Allocator(ctypes.Structure):
 
 
 class _SerializedMessage(ctypes.Structure):
-    """``rcl_serialized_message_t`` (``rcutils_uint8_array_t``)."""
+    """
+    ``rcl_serialized_message_t`` (``rcutils_uint8_array_t``).
 
-    _fields_ = [('buffer', ctypes.c_void_p), ('buffer_length', ctypes.c_size_t),
+    The buffer is declared ``char *`` so that a ``bytes`` object is stored by
+    its data pointer (and kept alive by the record) without a cast.
+    """
+
+    _fields_ = [('buffer', ctypes.c_char_p), ('buffer_length', ctypes.c_size_t),
                 ('buffer_capacity', ctypes.c_size_t), ('allocator', _Allocator)]
 
 
@@ -166,8 +171,8 @@ class GilFreePublisher:
         handle = pub.handle
         with handle:
             # A separate record per call: two threads may publish at once.
-            record = _SerializedMessage(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p),
-                                        len(data), len(data))
+            size = len(data)
+            record = _SerializedMessage(data, size, size)
             ret = self._publish(handle.pointer, ctypes.byref(record), None)
         if ret != 0:
             text = self._errors.rcutils_get_error_string().str.decode(errors='replace')
