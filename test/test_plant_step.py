@@ -16,6 +16,9 @@
 """The plant's semi-implicit sub-step in loop form against the array formulas."""
 
 from dataclasses import replace
+import os
+import subprocess
+import sys
 
 from dyn_models import random_dh_model
 import numpy as np
@@ -26,7 +29,10 @@ from robodyn_ros.friction.models import velocity_friction
 from robodyn_ros.model import load_robot
 from robodyn_ros.sim import Plant
 from robodyn_ros.sim import plant_step
-from robodyn_ros.sim.plant_step import friction_and_slope, friction_table, implicit_update
+from robodyn_ros.sim.plant_step import friction_table
+
+#: The compiled pair (numba is a test requirement here).
+COMPILED = plant_step.load()
 
 MODELS = {
     'puma560': lambda: load_robot('puma560'),
@@ -55,14 +61,14 @@ def test_friction_and_slope_are_the_models_friction(name, band):
     table = friction_table(tab, eps)
     dv = 1e-6
     for qd in _velocities(model.n, np.random.default_rng(7)):
-        torque, slope = friction_and_slope(qd, table, dv)
+        torque, slope = COMPILED[0](qd, table, dv)
         np.testing.assert_allclose(torque, velocity_friction(ref_tab, qd), rtol=1e-12,
                                    atol=1e-12)
         ref_slope = (velocity_friction(ref_tab, qd + dv)
                      - velocity_friction(ref_tab, qd - dv)) / (2 * dv)
         np.testing.assert_allclose(slope, ref_slope, rtol=1e-6, atol=1e-6)
         # the Python form of the same loop (what runs without numba) gives the same numbers
-        py_torque, py_slope = plant_step._friction_and_slope(qd, table, dv)
+        py_torque, py_slope = plant_step.friction_and_slope(qd, table, dv)
         np.testing.assert_allclose(py_torque, torque, rtol=1e-13, atol=1e-14)
         np.testing.assert_allclose(py_slope, slope, rtol=1e-6, atol=1e-6)
 
@@ -75,18 +81,28 @@ def test_implicit_update_is_the_array_formula():
         slope = rng.normal(0.0, 5.0, 7)          # negative slopes are not taken implicitly
         inertia = rng.uniform(0.01, 3.0, 7)
         h = float(rng.uniform(1e-5, 2e-3))
-        q_new, qd_new, qdd_new = implicit_update(q, qd, qdd, slope, inertia, h)
-        v = qd + h * qdd / (1.0 + h * np.maximum(slope, 0.0) / inertia)
-        np.testing.assert_allclose(qd_new, v, rtol=1e-14, atol=1e-15)
-        np.testing.assert_allclose(q_new, q + h * v, rtol=1e-14, atol=1e-15)
-        np.testing.assert_allclose(qdd_new, (v - qd) / h, rtol=1e-9, atol=1e-9)
-        for new, old in ((q_new, q), (qd_new, qd)):
-            assert new is not old and not np.shares_memory(new, old)
+        for update in COMPILED[1], plant_step.implicit_update:
+            _check_update(update, q, qd, qdd, slope, inertia, h)
 
 
+def _check_update(update, q, qd, qdd, slope, inertia, h):
+    q_new, qd_new, qdd_new = update(q, qd, qdd, slope, inertia, h)
+    v = qd + h * qdd / (1.0 + h * np.maximum(slope, 0.0) / inertia)
+    np.testing.assert_allclose(qd_new, v, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(q_new, q + h * v, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(qdd_new, (v - qd) / h, rtol=1e-9, atol=1e-9)
+    for new, old in ((q_new, q), (qd_new, qd)):
+        assert new is not old and not np.shares_memory(new, old)
+
+
+@pytest.mark.parametrize('form', ['compiled', 'numpy'])
 @pytest.mark.parametrize('name', sorted(MODELS))
-def test_semi_implicit_steps_follow_the_formula_with_pinocchio_and_our_mass_matrix(name):
+def test_semi_implicit_steps_follow_the_formula_with_pinocchio_and_our_mass_matrix(
+        name, form, monkeypatch):
     """Each step of the plant is the semi-implicit formula, checked with independent parts."""
+    # The plant takes the compiled form once the background load has finished; before, and
+    # without numba, its NumPy form: both must give the formula.
+    monkeypatch.setattr(plant_step, 'compiled', lambda: COMPILED if form == 'compiled' else None)
     model = MODELS[name]()
     rng = np.random.default_rng(5)
     lower, upper = np.asarray(model.lower_limits, float), np.asarray(model.upper_limits, float)
@@ -106,3 +122,34 @@ def test_semi_implicit_steps_follow_the_formula_with_pinocchio_and_our_mass_matr
         plant.advance(tau, 1e-3)
         np.testing.assert_allclose(plant.qd, v, rtol=1e-7, atol=1e-9, err_msg=f'step {k}')
         np.testing.assert_allclose(plant.q, q + 1e-3 * v, rtol=1e-9, atol=1e-12)
+
+
+def test_a_semi_implicit_plant_gets_the_compiled_step_in_the_background():
+    """Building the plant starts the load; it returns at once, the compiled pair follows."""
+    script = ('import sys, time\n'
+              'from robodyn_ros.model import load_robot\n'
+              'from robodyn_ros.sim import Plant, plant_step\n'
+              'Plant(load_robot("puma560"), integrator="semi_implicit", dt=1e-3)\n'
+              'print(plant_step.compiled() is None, flush=True)\n'
+              'deadline = time.monotonic() + 60\n'
+              'while plant_step.compiled() is None and time.monotonic() < deadline:\n'
+              '    time.sleep(0.01)\n'
+              'print(plant_step.compiled() is not None)\n')
+    env = {k: v for k, v in os.environ.items() if k != 'ROBODYN_NO_NUMBA'}
+    out = subprocess.run([sys.executable, '-W', 'ignore', '-c', script], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ['True', 'True'], out.stdout
+
+
+def test_without_numba_the_plant_keeps_its_numpy_form():
+    """ROBODYN_NO_NUMBA=1: nothing is compiled, the plant still steps (NumPy form)."""
+    script = ('from robodyn_ros.model import load_robot\n'
+              'from robodyn_ros.sim import Plant, plant_step\n'
+              'p = Plant(load_robot("puma560"), integrator="semi_implicit", dt=1e-3)\n'
+              'p.advance(p.q * 0 + 1.0, 1e-3)\n'
+              'print(plant_step.load(), plant_step.compiled(), p.finite())\n')
+    out = subprocess.run([sys.executable, '-W', 'ignore', '-c', script], capture_output=True,
+                         text=True, timeout=120, env={**os.environ, 'ROBODYN_NO_NUMBA': '1'})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ['None', 'None', 'True'], out.stdout

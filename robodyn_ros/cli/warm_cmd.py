@@ -112,8 +112,8 @@ def _control(robot):
 
 
 def _plant():
-    from ..sim.plant_step import warm
-    return 'numba step compiled' if warm() == 'numba' else 'numba not installed (plain Python)'
+    from ..sim.plant_step import load
+    return 'numba step compiled' if load() else 'numba not installed (NumPy form)'
 
 
 def run(args):

@@ -14,13 +14,12 @@
 
 
 """
-The semi-implicit sub-step of the plant in loop form (compiled with numba when installed).
+The semi-implicit sub-step of the plant in loop form, compiled by numba in the background.
 
 The simulated board advances its plant once per inner period, in real
-time; the NumPy form of the step spent most of its time in small array
+time; the NumPy form of the step spends most of its time in small array
 operations around the two Pinocchio calls. The same arithmetic is written
-here as loops over the joints (:func:`~robodyn_ros.control.jit.jitable`),
-compiled by numba when it is installed and run as Python otherwise:
+here as loops over the joints:
 
 - :func:`friction_and_slope`: the velocity friction (Coulomb, Stribeck,
   viscous; seed 004's model with the smoothed sign) at ``qd`` and its slope
@@ -28,20 +27,31 @@ compiled by numba when it is installed and run as Python otherwise:
 - :func:`implicit_update`: ``qd' = qd + h qdd / (1 + h max(slope, 0) / M_ii)``,
   ``q' = q + h qd'`` (the friction's slope taken implicitly, per joint).
 
-:func:`friction_table` packs the model's friction arrays for them. The
-NumPy form stays in :class:`~robodyn_ros.sim.plant.Plant` (RK4, and the
-reference the tests compare with).
+:func:`friction_table` packs the model's friction arrays for them.
+
+Importing numba and loading the compiled code takes about 0.3 s, which
+every simulated board would pay before it answers. So :func:`start`
+does it in a background thread, once per process, and :func:`compiled`
+returns the compiled pair once it is there (None until then, and always
+None without numba or with ``ROBODYN_NO_NUMBA=1``): the plant runs its
+NumPy form until then (the same numbers; ``test/test_plant_step.py``).
+:func:`load` does the same work in the calling thread (``robodyn warm``,
+tests). numba's on-disk cache lives next to this file, as the control
+laws' (:mod:`robodyn_ros.control.jit`).
 """
 
 import math
+import os
+import threading
 
 import numpy as np
-
-from ..control.jit import compiled, jitable
 
 #: Rows of a friction table: band, Coulomb +/-, Stribeck +/-, Stribeck velocity, viscous +/-.
 BAND, COULOMB_POS, COULOMB_NEG, STRIBECK_POS, STRIBECK_NEG, STRIBECK_VELOCITY, \
     VISCOUS_POS, VISCOUS_NEG = range(8)
+
+_STATE = {'compiled': None, 'thread': None}
+_LOCK = threading.Lock()
 
 
 def friction_table(tab, band):
@@ -66,7 +76,6 @@ def friction_table(tab, band):
     return np.ascontiguousarray(np.array(rows, dtype=float))
 
 
-@jitable
 def _friction(v, table, i):
     """Velocity friction of joint ``i`` at velocity ``v`` [rad/s] (N m or N)."""
     band = table[BAND, i]
@@ -84,8 +93,25 @@ def _friction(v, table, i):
             + table[VISCOUS_POS, i] * max(v, 0.0) + table[VISCOUS_NEG, i] * min(v, 0.0))
 
 
-@jitable
-def _friction_and_slope(qd, table, dv):
+def friction_and_slope(qd, table, dv):
+    """
+    Velocity friction and its slope per joint (loop form; compiled by :func:`load`).
+
+    Parameters
+    ----------
+    qd : numpy.ndarray
+        Joint velocities, (n,) [rad/s or m/s].
+    table : numpy.ndarray
+        :func:`friction_table`, (8, n).
+    dv : float
+        Half-width of the central difference [rad/s or m/s].
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Torque [N m or N] and slope [N m s/rad or N s/m], (n,) each.
+
+    """
     n = qd.shape[0]
     torque = np.empty(n)
     slope = np.empty(n)
@@ -96,8 +122,29 @@ def _friction_and_slope(qd, table, dv):
     return torque, slope
 
 
-@jitable
-def _implicit_update(q, qd, qdd, slope, inertia, h):
+def implicit_update(q, qd, qdd, slope, inertia, h):
+    """
+    One semi-implicit Euler step with the friction's slope taken implicitly (loop form).
+
+    Parameters
+    ----------
+    q, qd : numpy.ndarray
+        State before the step, (n,).
+    qdd : numpy.ndarray
+        Accelerations for the torque left after the friction, (n,).
+    slope : numpy.ndarray
+        Friction slope, (n,); negative slopes are not taken implicitly.
+    inertia : numpy.ndarray
+        Diagonal of the mass matrix, (n,).
+    h : float
+        Step [s].
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        New ``(q, qd, qdd)``, new arrays of shape (n,).
+
+    """
     n = q.shape[0]
     q_new = np.empty(n)
     qd_new = np.empty(n)
@@ -110,25 +157,54 @@ def _implicit_update(q, qd, qdd, slope, inertia, h):
     return q_new, qd_new, qdd_new
 
 
-#: ``(torque, slope) = friction_and_slope(qd, table, dv)``: (n,) each [N m or N; N m s/rad].
-friction_and_slope = compiled(_friction_and_slope)
-
-#: ``(q, qd, qdd) = implicit_update(q, qd, qdd, slope, inertia, h)``: new arrays, (n,) each.
-implicit_update = compiled(_implicit_update)
-
-
-def warm():
+def load():
     """
-    Compile (or load from numba's cache) both steps now, not in a real-time loop.
+    Compile both functions (or load them from numba's cache) in this thread.
 
     Returns
     -------
-    str
-        What runs them: ``'numba'`` or ``'python'``.
+    tuple or None
+        ``(friction_and_slope, implicit_update)`` compiled, or None without
+        numba (or with ``ROBODYN_NO_NUMBA=1``).
 
     """
-    from ..control.jit import AVAILABLE
-    one = np.ones(1)
-    friction_and_slope(one, np.ones((8, 1)), 1e-6)
-    implicit_update(one, one, one, one, one, 1e-3)
-    return 'numba' if AVAILABLE else 'python'
+    with _LOCK:
+        if _STATE['compiled'] is not None:
+            return _STATE['compiled']
+        if os.environ.get('ROBODYN_NO_NUMBA'):
+            return None
+        try:
+            import numba
+        except ImportError:
+            return None
+        from numba.extending import register_jitable
+        register_jitable(_friction)     # compiled code may call it; it stays a Python function
+        jit = numba.njit(cache=True)
+        pair = (jit(friction_and_slope), jit(implicit_update))
+        one = np.ones(1)
+        pair[0](one, np.ones((8, 1)), 1e-6)      # compile (or load) now, not in a cycle
+        pair[1](one, one, one, one, one, 1e-3)
+        _STATE['compiled'] = pair
+        return pair
+
+
+def start():
+    """Start :func:`load` in a background thread, once per process (returns at once)."""
+    with _LOCK:
+        if _STATE['thread'] is None:
+            _STATE['thread'] = threading.Thread(target=load, name='plant_step_compile',
+                                                daemon=True)
+            _STATE['thread'].start()
+
+
+def compiled():
+    """
+    Return the compiled pair once the background load has finished, else None.
+
+    Returns
+    -------
+    tuple or None
+        ``(friction_and_slope, implicit_update)``.
+
+    """
+    return _STATE['compiled']
