@@ -153,3 +153,32 @@ def test_without_numba_the_plant_keeps_its_numpy_form():
                          text=True, timeout=120, env={**os.environ, 'ROBODYN_NO_NUMBA': '1'})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ['None', 'None', 'True'], out.stdout
+
+
+@pytest.mark.parametrize('velocity', [0.0, float('inf')])
+def test_a_stribeck_velocity_without_static_friction_is_harmless(velocity):
+    """Without static friction the Stribeck velocity is unused: 0 or inf gives no NaN at rest."""
+    from robodyn_ros.dynamics import inverse_dynamics
+    def variant(stribeck_velocity):
+        base = load_robot('puma560')
+        return base.replace_joints([j.with_changes(friction=replace(
+            j.friction, coulomb_pos=1.0, coulomb_neg=0.8, static_pos=float('nan'),
+            static_neg=float('nan'), stribeck_velocity=stribeck_velocity))
+            for j in base.joints])
+    model = variant(velocity)
+    rest = np.zeros(model.n)
+    np.testing.assert_array_equal(velocity_friction(tables(model), rest), rest)
+    assert np.all(np.isfinite(inverse_dynamics(model, rest, rest, rest)))
+    for form in COMPILED, None:
+        plant = Plant(model, integrator='semi_implicit', dt=1e-3)
+        fast = plant_step.compiled
+        plant_step.compiled = lambda: form
+        try:
+            plant.advance(rest, 1e-3)
+        finally:
+            plant_step.compiled = fast
+        assert plant.finite()
+    # in motion the friction is that of any ordinary Stribeck velocity (the term is zero)
+    for qd in _velocities(model.n, np.random.default_rng(3)):
+        np.testing.assert_allclose(velocity_friction(tables(model), qd),
+                                   velocity_friction(tables(variant(0.5)), qd), rtol=1e-13)

@@ -175,8 +175,10 @@ def build_tables(model):
         viscous_neg=arr([f.viscous_neg for f in fr]),
         stribeck_pos=arr([stribeck(f, 1) for f in fr]),
         stribeck_neg=arr([stribeck(f, -1) for f in fr]),
-        stribeck_velocity=arr([f.stribeck_velocity if math.isfinite(f.stribeck_velocity)
-                               else 1.0 for f in fr]),
+        # Used only with static friction (Stribeck term); without it any positive value
+        # gives a zero term: a zero or infinite one would give 0 * NaN at rest.
+        stribeck_velocity=arr([f.stribeck_velocity if f.has_stribeck and math.isfinite(
+            f.stribeck_velocity) and f.stribeck_velocity > 0.0 else 1.0 for f in fr]),
         smoothing_velocity=arr([f.smoothing_velocity for f in fr]),
         bearing=bearing,
         transmission=transmission,
