@@ -159,6 +159,7 @@ def test_without_numba_the_plant_keeps_its_numpy_form():
 def test_a_stribeck_velocity_without_static_friction_is_harmless(velocity):
     """Without static friction the Stribeck velocity is unused: 0 or inf gives no NaN at rest."""
     from robodyn_ros.dynamics import inverse_dynamics
+
     def variant(stribeck_velocity):
         base = load_robot('puma560')
         return base.replace_joints([j.with_changes(friction=replace(
