@@ -183,3 +183,30 @@ def test_a_stribeck_velocity_without_static_friction_is_harmless(velocity):
     for qd in _velocities(model.n, np.random.default_rng(3)):
         np.testing.assert_allclose(velocity_friction(tables(model), qd),
                                    velocity_friction(tables(variant(0.5)), qd), rtol=1e-13)
+
+
+def test_an_array_type_the_step_was_not_compiled_for_takes_the_numpy_form():
+    """A strided or read-only state never compiles in a cycle: that step runs as NumPy."""
+    model = load_robot('puma560')
+    tab = tables(model)
+    dv = 1e-6
+    for make in (lambda x: np.repeat(x, 2)[::2], lambda x: _read_only(x)):
+        plant = Plant(model, q0=np.full(model.n, 0.2), qd0=np.full(model.n, 0.1), dt=1e-3,
+                      integrator='semi_implicit')
+        plant.q, plant.qd = make(plant.q), make(plant.qd)
+        with pytest.raises(TypeError):
+            COMPILED[0](plant.qd, friction_table(tab, tab.smoothing_velocity), dv)
+        q, qd, tau = plant.q.copy(), plant.qd.copy(), np.full(model.n, 2.0)
+        acc = plant.acceleration(q, qd, tau)
+        slope = (velocity_friction(tab, qd + dv) - velocity_friction(tab, qd - dv)) / (2 * dv)
+        v = qd + 1e-3 * acc / (1.0 + 1e-3 * np.maximum(slope, 0.0) / np.diag(
+            mass_matrix(model, q)))
+        plant.advance(tau, 1e-3)
+        np.testing.assert_allclose(plant.qd, v, rtol=1e-7, atol=1e-9)
+    assert [len(f.signatures) for f in COMPILED] == [1, 1]
+
+
+def _read_only(x):
+    x = x.copy()
+    x.flags.writeable = False
+    return x

@@ -302,31 +302,36 @@ class Plant:
     def _semi_implicit(self, tau, h, check=True):
         q, qd = self.q, self.qd
         fast = plant_step.compiled() if self._slip else None
-        if fast is not None:
-            # The same step in compiled loop form (plant_step): a few us instead of ~20.
-            friction, slope = fast[0](qd, self._friction_table, 1e-6)
-            acc = self._accel(q, qd, tau - friction)
-            self.q, self.qd, self.qdd = fast[1](q, qd, acc, slope, self._diag_inertia(q), h)
-        elif self._slip:
-            # Friction slope d(tau_f)/d(qd) >= 0 treated implicitly, per joint.
-            dv = 1e-6
-            probe = self._probe
-            probe[0] = qd
-            np.add(qd, dv, out=probe[1])
-            np.subtract(qd, dv, out=probe[2])
-            friction = self._velocity_friction(probe)
-            acc = self._accel(q, qd, tau - friction[0])
-            slope = (friction[1] - friction[2]) / (2 * dv)
-            inertia = self._diag_inertia(q)
-            qd_new = qd + h * acc / (1.0 + h * np.maximum(slope, 0.0) / inertia)
-        else:  # no velocity friction: the implicit term is zero
-            qd_new = qd + h * self._accel(q, qd, tau)
-        if fast is None:
+        if fast is None or not self._compiled_step(fast, q, qd, tau, h):
+            if self._slip:
+                # Friction slope d(tau_f)/d(qd) >= 0 treated implicitly, per joint.
+                dv = 1e-6
+                probe = self._probe
+                probe[0] = qd
+                np.add(qd, dv, out=probe[1])
+                np.subtract(qd, dv, out=probe[2])
+                friction = self._velocity_friction(probe)
+                acc = self._accel(q, qd, tau - friction[0])
+                slope = (friction[1] - friction[2]) / (2 * dv)
+                inertia = self._diag_inertia(q)
+                qd_new = qd + h * acc / (1.0 + h * np.maximum(slope, 0.0) / inertia)
+            else:  # no velocity friction: the implicit term is zero
+                qd_new = qd + h * self._accel(q, qd, tau)
             self.q = q + h * qd_new
             self.qd = qd_new
             self.qdd = (qd_new - qd) / h
         if check and not self.finite():
             raise FloatingPointError('plant state diverged (check torques and time step)')
+
+    def _compiled_step(self, fast, q, qd, tau, h):
+        """Take the same step in compiled loop form (plant_step): a few us instead of ~20."""
+        try:
+            friction, slope = fast[0](qd, self._friction_table, 1e-6)
+            acc = self._accel(q, qd, tau - friction)
+            self.q, self.qd, self.qdd = fast[1](q, qd, acc, slope, self._diag_inertia(q), h)
+        except TypeError:   # an array type it was not compiled for: the NumPy form
+            return False
+        return True
 
     def _diag_inertia(self, q):
         import pinocchio as pin

@@ -35,6 +35,9 @@ does it in a background thread, once per process, and :func:`compiled`
 returns the compiled pair once it is there (None until then, and always
 None without numba or with ``ROBODYN_NO_NUMBA=1``): the plant runs its
 NumPy form until then (the same numbers; ``test/test_plant_step.py``).
+The pair compiles for C-contiguous float64 arrays only and never again: an
+argument of another type raises ``TypeError`` and the plant takes its
+NumPy form for that step, so no compile ever runs inside a board cycle.
 :func:`load` does the same work in the calling thread (``robodyn warm``,
 tests). numba's on-disk cache lives next to this file, as the control
 laws' (:mod:`robodyn_ros.control.jit`).
@@ -43,6 +46,7 @@ laws' (:mod:`robodyn_ros.control.jit`).
 import math
 import os
 import threading
+import warnings
 
 import numpy as np
 
@@ -177,13 +181,22 @@ def load():
             import numba
         except ImportError:
             return None
-        from numba.extending import register_jitable
-        register_jitable(_friction)     # compiled code may call it; it stays a Python function
-        jit = numba.njit(cache=True)
-        pair = (jit(friction_and_slope), jit(implicit_update))
-        one = np.ones(1)
-        pair[0](one, np.ones((8, 1)), 1e-6)      # compile (or load) now, not in a cycle
-        pair[1](one, one, one, one, one, 1e-3)
+        try:
+            from numba.extending import register_jitable
+            register_jitable(_friction)     # compiled code may call it; stays a Python function
+            jit = numba.njit(cache=True)
+            pair = (jit(friction_and_slope), jit(implicit_update))
+            one = np.ones(1)
+            pair[0](one, np.ones((8, 1)), 1e-6)      # compile (or load) now, not in a cycle
+            pair[1](one, one, one, one, one, 1e-3)
+        except Exception as exc:   # noqa: B902 - any numba failure: the NumPy form stays
+            warnings.warn(f'the plant step could not be compiled ({type(exc).__name__}: '
+                          f'{exc}); the NumPy form runs', RuntimeWarning)
+            return None
+        for func in pair:
+            # Never compile in a cycle: another argument type raises TypeError instead
+            # (the plant then takes its NumPy form for that step).
+            func.disable_compile()
         _STATE['compiled'] = pair
         return pair
 
