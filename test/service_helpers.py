@@ -93,7 +93,7 @@ class Client:
 class FakeWorker:
     """An in-process worker that announces itself and answers late, refuses or stays silent."""
 
-    def __init__(self, graph, name, mode='silent', delay=0.0, model=MODEL):
+    def __init__(self, graph, name, mode='silent', delay=0.0, model=MODEL, replies=None):
         self.node = graph.add(Node(name, context=graph.context))
         self.got = []
         self.mode = mode
@@ -104,9 +104,11 @@ class FakeWorker:
         self.node.create_subscription(JointTrajectory, f'~/{proto.CHUNK_REQUEST_SUFFIX}',
                                       self._on_chunk, proto.DATA_QOS, raw=True)
         beat = self.node.create_publisher(String, proto.WORKERS_TOPIC, 10)
-        data = {'node': self.node.get_fully_qualified_name(), 'robot': model.name,
-                'fingerprint': model_fingerprint(model), 'joints': model.joint_names}
-        self.node.create_timer(0.2, lambda: beat.publish(proto.json_msg(data)))
+        self.data = {'node': self.node.get_fully_qualified_name(), 'robot': model.name,
+                     'fingerprint': model_fingerprint(model), 'joints': model.joint_names}
+        if replies is not None:     # what a worker says of its response writer's matches
+            self.data['replies'] = replies
+        self.node.create_timer(0.2, lambda: beat.publish(proto.json_msg(self.data)))
 
     def _on_chunk(self, data):
         msg = cdr.decode(data)

@@ -19,12 +19,15 @@ import signal
 
 import numpy as np
 import pytest
+from rclpy.node import Node
 from rclpy.parameter import Parameter
 from robodyn_ros.dynamics import inverse_dynamics
 from robodyn_ros.nodes import dynamics_protocol as proto
 from robodyn_ros.nodes.parallel_dynamics_node import ParallelDynamicsNode
 from ros_helpers import RosGraph, wait_for
 from service_helpers import Client, FakeWorker, MODEL, start_worker, states, stop
+from std_msgs.msg import String
+from trajectory_msgs.msg import JointTrajectory
 
 
 def _service(graph, **params):
@@ -76,6 +79,42 @@ def test_two_worker_processes_and_a_killed_one():
     finally:
         for p in procs:
             stop(p)
+
+
+def test_a_worker_whose_answers_cannot_arrive_yet_gets_no_chunks():
+    """A heartbeat with replies=0 (response writer not matched): known, not used, until 1."""
+    with RosGraph() as graph:
+        node = _service(graph, scheme='workers', min_chunk=10, worker_timeout=0.3)
+        fake = FakeWorker(graph, 'unmatched_worker', 'slow', replies=0)
+        client = Client(graph, 'client_unmatched')
+        client.connect()
+        assert wait_for(lambda: node.stats['workers'] == 1, 10.0)
+        assert wait_for(lambda: fake.out.get_subscription_count() > 0, 10.0)
+        q, qd, qdd = states(100, 13)
+        assert _exact(client.wait(client.send(q, qd, qdd)).effort, q, qd, qdd)
+        assert node.workers.live() == [] and fake.got == []
+        assert node.stats['chunks_sent'] == 0
+        fake.data['replies'] = 1
+        assert wait_for(lambda: _names(node) == ['/unmatched_worker'], 10.0)
+        assert _exact(client.wait(client.send(q, qd, qdd)).effort, q, qd, qdd)
+        assert len(fake.got) == 1 and node.stats['chunks_answered'] == 1
+
+
+def test_a_real_worker_says_its_answers_reach_the_node():
+    """The worker process's heartbeat counts its response writer's matched readers."""
+    proc = start_worker('pd_worker_replies')
+    try:
+        with RosGraph() as graph:
+            node = graph.add(Node('beat_listener', context=graph.context))
+            beats = []
+            node.create_subscription(String, proto.WORKERS_TOPIC,
+                                     lambda m: beats.append(proto.parse_json(m)), 10)
+            node.create_subscription(JointTrajectory, proto.CHUNK_RESPONSE_TOPIC,
+                                     lambda m: None, proto.DATA_QOS, raw=True)
+            assert wait_for(lambda: any(b.get('replies', 0) >= 1 for b in beats), 30.0), beats
+            assert all(isinstance(b.get('replies'), int) for b in beats)
+    finally:
+        stop(proc)
 
 
 @pytest.mark.parametrize('mode', ['silent', 'refuse'])

@@ -56,6 +56,8 @@ class Worker:
     lock: threading.Lock = field(default_factory=threading.Lock)
     chunks: int = 0
     late: int = 0
+    #: Its heartbeat says its answers reach a node (its response writer is matched).
+    replies: bool = True
 
 
 class WorkerPool:
@@ -123,6 +125,10 @@ class WorkerPool:
         if not data or not isinstance(data.get('node'), str):
             return
         name = data['node']
+        # A worker's answers are lost until its response writer has matched this node's
+        # reader; its heartbeat counts the matched readers (absent: an older worker).
+        replies = data.get('replies', 1)
+        replies = not isinstance(replies, int) or isinstance(replies, bool) or replies > 0
         if data.get('fingerprint') != self._fingerprint:
             if name not in self._workers:
                 self._node.get_logger().warning(
@@ -134,10 +140,11 @@ class WorkerPool:
             if worker is None:
                 pub = self._node.create_publisher(
                     JointTrajectory, f'{name}/{proto.CHUNK_REQUEST_SUFFIX}', proto.DATA_QOS)
-                self._workers[name] = Worker(name, pub, time.monotonic())
+                self._workers[name] = Worker(name, pub, time.monotonic(), replies=replies)
                 self._node.get_logger().info(f'worker {name} joined')
                 return
             worker.last_seen = time.monotonic()
+            worker.replies = replies
 
     def live(self):
         """
@@ -146,7 +153,8 @@ class WorkerPool:
         Returns
         -------
         list of Worker
-            Workers with a recent heartbeat and a matched chunk subscription.
+            Workers with a recent heartbeat, a matched chunk subscription and
+            (their heartbeat says) a matched response writer.
 
         """
         now = time.monotonic()
@@ -163,7 +171,8 @@ class WorkerPool:
 
     def _subscribed(self, worker):
         with worker.lock:
-            return worker.publisher is not None and worker.publisher.get_subscription_count() > 0
+            return (worker.replies and worker.publisher is not None
+                    and worker.publisher.get_subscription_count() > 0)
 
     def _drop(self, worker, why):
         with worker.lock:

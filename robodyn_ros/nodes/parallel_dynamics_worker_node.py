@@ -25,6 +25,7 @@ those whose model fingerprint equals its own.
 """
 
 from diagnostic_msgs.msg import DiagnosticStatus
+import numpy as np
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from std_msgs.msg import String
@@ -82,16 +83,30 @@ class ParallelDynamicsWorker(Node):
         self._beat = self.create_publisher(String, proto.WORKERS_TOPIC, 10)
         self.create_subscription(JointTrajectory, f'~/{proto.CHUNK_REQUEST_SUFFIX}',
                                  self._on_chunk, proto.DATA_QOS, callback_group=group, raw=True)
+        self._warm_up()
         self.create_timer(proto.HEARTBEAT_PERIOD, self._heartbeat, callback_group=group)
         self._heartbeat()
         self._diag.update(OK, 'ready', {'robot': self._model.name})
         self.get_logger().info(f'worker for {self._model.name!r} ready')
 
+    def _warm_up(self):
+        """Compute one state with and without friction before announcing (kernels loaded)."""
+        zero = np.zeros((1, self._model.n))
+        try:
+            for friction in (True, False):
+                parallel_inverse_dynamics(self._model, zero, zero, zero,
+                                          threads=self._values['threads'], friction=friction)
+        except RobodynError as exc:     # the first chunk will say it, with its request id
+            self.get_logger().warning(f'warm-up computation failed: {exc}')
+
     def _heartbeat(self):
+        # ``replies``: readers matched by the response writer; a node uses this worker
+        # only once its answers can reach it.
         self._beat.publish(proto.json_msg({
             'node': self.get_fully_qualified_name(), 'robot': self._model.name,
             'fingerprint': self._fingerprint, 'joints': list(self._model.joint_names),
-            'threads': int(self._values['threads'])}))
+            'threads': int(self._values['threads']),
+            'replies': int(self._pub.get_subscription_count())}))
 
     def _on_chunk(self, data):
         try:
