@@ -210,3 +210,29 @@ def _read_only(x):
     x = x.copy()
     x.flags.writeable = False
     return x
+
+
+def test_starting_the_load_never_waits_for_a_compile_in_progress():
+    """A second plant built while the background load runs is not held up by it."""
+    script = ('import threading, time\n'
+              'from robodyn_ros.sim import plant_step\n'
+              'gate = threading.Event()\n'
+              'original = plant_step.load\n'
+              'def slow_load():\n'
+              '    with plant_step._LOCK:\n'
+              '        gate.wait(30)\n'
+              '    return original()\n'
+              'plant_step.load = slow_load\n'
+              'holder = threading.Thread(target=slow_load)\n'
+              'holder.start()\n'
+              'time.sleep(0.2)\n'
+              'began = time.monotonic()\n'
+              'plant_step.start()\n'
+              'took = time.monotonic() - began\n'
+              'gate.set()\n'
+              'holder.join()\n'
+              'print(took < 5.0)\n')
+    out = subprocess.run([sys.executable, '-W', 'ignore', '-c', script], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ['True'], out.stdout

@@ -127,8 +127,8 @@ class WorkerPool:
         name = data['node']
         # A worker's answers are lost until its response writer has matched this node's
         # reader; its heartbeat counts the matched readers (absent: an older worker).
-        replies = data.get('replies', 1)
-        replies = not isinstance(replies, int) or isinstance(replies, bool) or replies > 0
+        count = data.get('replies')
+        replies = not (type(count) is int and count < 1)
         if data.get('fingerprint') != self._fingerprint:
             if name not in self._workers:
                 self._node.get_logger().warning(

@@ -55,7 +55,8 @@ BAND, COULOMB_POS, COULOMB_NEG, STRIBECK_POS, STRIBECK_NEG, STRIBECK_VELOCITY, \
     VISCOUS_POS, VISCOUS_NEG = range(8)
 
 _STATE = {'compiled': None, 'thread': None}
-_LOCK = threading.Lock()
+_LOCK = threading.Lock()            # held by load for the whole compile
+_START_LOCK = threading.Lock()      # only to start the thread once: start never waits
 
 
 def friction_table(tab, band):
@@ -203,7 +204,7 @@ def load():
 
 def start():
     """Start :func:`load` in a background thread, once per process (returns at once)."""
-    with _LOCK:
+    with _START_LOCK:
         if _STATE['thread'] is None:
             _STATE['thread'] = threading.Thread(target=load, name='plant_step_compile',
                                                 daemon=True)
