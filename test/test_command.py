@@ -19,7 +19,8 @@ import math
 import numpy as np
 import pytest
 from robodyn_ros.hardware.board.messages import Identify
-from robodyn_ros.hardware.command import CommandChannel, CurrentCommand, limit_torque
+from robodyn_ros.hardware.command import CommandChannel
+from robodyn_ros.hardware.current_command import CurrentCommand, limit_torque
 from robodyn_ros.hardware.scaling import axis_parameters, joint_scaling
 from robodyn_ros.model import load_robot
 

@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 from robodyn_ros.control.split_form import ImpedanceSetpoint
 from robodyn_ros.errors import InputError
-from robodyn_ros.hardware.command import CommandChannel, limit_torque
+from robodyn_ros.hardware.command import CommandChannel
+from robodyn_ros.hardware.current_command import limit_torque
 from robodyn_ros.hardware.hold import PositionHold
 from robodyn_ros.hardware.impedance_command import ImpedanceCommand
 from robodyn_ros.hardware.scaling import axis_parameters, JointScaling

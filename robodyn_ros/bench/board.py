@@ -212,7 +212,8 @@ def _components(robot, repeat=2000):
     """CPU time of each step of one host cycle, in one thread, no I/O [ms]."""
     from ..control.filters import StateVariableFilter
     from ..hardware.board import codec
-    from ..hardware.command import CommandChannel, CurrentCommand
+    from ..hardware.command import CommandChannel
+    from ..hardware.current_command import CurrentCommand
     from ..hardware.board.framing import FrameParser
     from ..friction.compensation import FrictionCompensator
     from ..hardware.board.messages import Identify, StateReport

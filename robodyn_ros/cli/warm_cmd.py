@@ -15,7 +15,7 @@
 """
 ``robodyn warm``: compile every cache ahead, so that no later command waits.
 
-Four caches fill on first use, each once per machine:
+Five caches fill on first use, each once per machine:
 
 * the customized C dynamics kernels of each robot (about 1 s per robot),
   cached in ``$ROBODYN_CACHE_DIR`` or ``~/.cache/robodyn_ros/kernels``;
@@ -25,7 +25,9 @@ Four caches fill on first use, each once per machine:
   ``warm_up`` function (the first configure of an MBVSST controller pays
   for it otherwise);
 * the simulated plant's semi-implicit step (the first simulated board pays
-  for it otherwise).
+  for it otherwise);
+* the hardware interface's output stage (friction compensation and current
+  pipeline in loop form; its first configure pays for it otherwise).
 
 ``scripts/setup_env.sh`` runs it once after installing. Each step prints a
 line when it starts and when it is done, with its duration.
@@ -50,8 +52,9 @@ def add_parser(sub):
     """
     p = sub.add_parser('warm', help='compile the dynamics kernels and numba caches ahead',
                        description='Compile the C dynamics kernels of the library and example '
-                                   'robots, the numba core of the time-optimal planner and the '
-                                   "control laws' compiled steps, so that no later command "
+                                   'robots, the numba core of the time-optimal planner, the '
+                                   "control laws' compiled steps, the simulated plant's step and "
+                                   "the output stage's loop forms, so that no later command "
                                    'waits for a one-time compile. Safe to run again (then '
                                    'about a second). scripts/setup_env.sh runs it once.')
     p.add_argument('--robots', nargs='+', metavar='ROBOT', default=list(ROBOTS),
@@ -116,6 +119,11 @@ def _plant():
     return 'numba step compiled' if load() else 'numba not installed (NumPy form)'
 
 
+def _outputs():
+    from ..hardware.interface import load_compiled
+    return 'numba loop forms compiled' if load_compiled() else 'numba not installed (NumPy form)'
+
+
 def run(args):
     """
     Execute ``robodyn warm``.
@@ -139,5 +147,6 @@ def run(args):
     _step('time-optimal planner core', _planner)
     _step('control laws', lambda: _control(args.robots[0]))
     _step('simulated plant step', _plant)
+    _step('output stage', _outputs)
     _step('plot fonts (matplotlib)', _plots)
     return 0

@@ -19,7 +19,8 @@ Joint friction in one place (no rclpy).
 load-dependent term of seed 004) and evaluates them; :mod:`.symbolic` writes
 the same laws as code-generator graph nodes for the C kernels;
 :mod:`.compensation` adds the model friction to a joint torque command (the
-hardware interface uses it); :mod:`.identification` fits friction to
+hardware interface uses it), through the compiled loop form of
+:mod:`.loop_form` (shared with the simulated plant); :mod:`.identification` fits friction to
 constant-velocity data and :mod:`.sweep` collects that data on a board;
 :mod:`.probes` finds the states where friction peaks, for the planner's
 torque checks.

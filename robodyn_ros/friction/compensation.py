@@ -49,6 +49,7 @@ import os
 
 import numpy as np
 
+from .loop_form import COMPILED, friction_table
 from .models import velocity_friction
 from ..dynamics.codegen import kernels
 from ..dynamics.tables import tables
@@ -148,6 +149,7 @@ class FrictionCompensator:
             self.band = float(band)
             self._vtab = replace(self._tab, smoothing_velocity=np.maximum(
                 self._tab.smoothing_velocity, self.band))
+            self._table = friction_table(self._vtab, self._vtab.smoothing_velocity)
             self._band_model = None
             self._kernels = None
             if self.load:
@@ -207,7 +209,17 @@ class FrictionCompensator:
             Torque [N m or N], (n,).
 
         """
-        return velocity_friction(self._vtab, np.asarray(qd, dtype=float))
+        return self._velocity(np.asarray(qd, dtype=float), 1.0)
+
+    def _velocity(self, qd, scale):
+        """``scale tau_v(qd)``: compiled once loaded (:mod:`.loop_form`), else NumPy."""
+        fast = COMPILED.get()
+        if fast is not None:
+            try:
+                return fast[0](qd, self._table, scale)
+            except (TypeError, ValueError):   # not a float64 vector of n: the NumPy form
+                pass
+        return scale * velocity_friction(self._vtab, qd)
 
     def load_term(self, q, qd, qdd):
         """
@@ -264,7 +276,7 @@ class FrictionCompensator:
 
         """
         if not self.load:
-            return self.scale * self.velocity_term(qd)
+            return self._velocity(np.asarray(qd, dtype=float), self.scale)
         if now is None or now - self._load_time >= self.load_period:
             acc = np.zeros(self.model.n) if qdd is None else qdd
             tau = self.friction(q, qd, acc)

@@ -13,22 +13,15 @@
 # limitations under the License.
 
 """
-From the controller's joint torque to the board's currents, safely.
+The command channel: which torque command the outputs follow.
 
 :class:`CommandChannel` holds the newest valid torque command of the one
 source that holds the claim, with its arrival time (thread-safe: the command
 source writes, the I/O thread reads); invalid commands are counted and
-dropped, never applied, and never replace the last valid one.
-:func:`limit_torque` removes the torque that pushes a joint further into its
-position limit. :class:`CurrentCommand` is the per-cycle pipeline::
-
-    tau = command (or the interface's hold) + friction compensation
-    tau = joint-limit rule(tau, q)          (torque into a near limit ramps to 0)
-    tau = clip(tau, -effort, effort)        (URDF effort limit)
-    i   = clip(tau / (eta N Kt), -i_max, i_max)
+dropped, never applied, and never replace the last valid one. The torque
+then goes through the current pipeline (:mod:`.current_command`).
 """
 
-from dataclasses import dataclass
 import math
 import threading
 
@@ -332,167 +325,3 @@ class CommandChannel:
         if now - stamp > timeout:
             return None, self.STALE, f'joint_commands older than {timeout:g} s'
         return torque, self.FRESH, ''
-
-
-def limit_torque(q, tau, lower, upper, margin):
-    """
-    Ramp down the torque that pushes a joint into a position limit.
-
-    Within ``margin`` of a limit the torque component towards it is scaled
-    by the remaining distance over the margin (0 at and beyond the limit);
-    torque away from the limit is untouched.
-
-    Parameters
-    ----------
-    q, tau : numpy.ndarray
-        Positions [rad or m] and torques [N m or N], (n,).
-    lower, upper : numpy.ndarray
-        Limits (``inf`` for none), (n,).
-    margin : float
-        Width of the ramp [rad or m] (0: cut only beyond the limit).
-
-    Returns
-    -------
-    tuple
-        ``(torque, mask)``: the limited torque and which joints were limited.
-
-    """
-    if margin > 0.0:
-        up = np.minimum(np.maximum((upper - q) / margin, 0.0), 1.0)
-        down = np.minimum(np.maximum((q - lower) / margin, 0.0), 1.0)
-    else:
-        up = (q < upper) * 1.0
-        down = (q > lower) * 1.0
-    pos = tau > 0.0
-    neg = tau < 0.0
-    scale = pos * up + neg * down + ~(pos | neg)
-    return tau * scale, scale < 1.0
-
-
-@dataclass(frozen=True, eq=False)
-class CurrentResult:
-    """
-    Outcome of one cycle's conversion.
-
-    Attributes
-    ----------
-    currents : numpy.ndarray
-        Currents to send [A], (n,).
-    torque : numpy.ndarray
-        Joint torque they produce (before the current clamp) [N m or N], (n,).
-    friction : numpy.ndarray
-        Friction compensation included [N m or N], (n,).
-    at_limit, effort_limited, current_limited : numpy.ndarray
-        Per joint flags, (n,) bool.
-
-    """
-
-    currents: np.ndarray
-    torque: np.ndarray
-    friction: np.ndarray
-    at_limit: np.ndarray
-    effort_limited: np.ndarray
-    current_limited: np.ndarray
-
-
-class OutputLimits:
-    """
-    The limits every output path applies: joint-limit rule, effort, current.
-
-    Parameters
-    ----------
-    model : RobotModel
-        Joint limits (position and effort).
-    scaling : JointScaling
-        Torque-to-current conversion.
-    current_limit : numpy.ndarray
-        Current limit per joint [A].
-
-    """
-
-    def __init__(self, model, scaling, current_limit):
-        self.lower = model.lower_limits
-        self.upper = model.upper_limits
-        self.effort = np.array([j.limits.effort for j in model.joints], dtype=float)
-        self.scaling = scaling
-        self.current_limit = np.asarray(current_limit, dtype=float)
-        self._neg_limit = -self.current_limit
-        self._neg_effort = -self.effort
-        self._amps_per_torque = 1.0 / scaling.axes.torque_per_amp
-
-    def limit_effort(self, q, tau, margin):
-        """
-        Apply the joint-limit rule, then the effort limit.
-
-        Parameters
-        ----------
-        q, tau : numpy.ndarray
-            Positions [rad or m] and torques [N m or N], (n,).
-        margin : float
-            Joint-limit ramp width [rad or m].
-
-        Returns
-        -------
-        tuple
-            ``(clipped, ramped, at_limit)``: the torque within both limits,
-            the torque after the joint-limit rule only, and the joints that
-            rule cut.
-
-        """
-        ramped, at_limit = limit_torque(q, tau, self.lower, self.upper, margin)
-        return np.minimum(np.maximum(ramped, self._neg_effort), self.effort), ramped, at_limit
-
-    def amps(self, torque):
-        """
-        Convert torques to currents within the current limit.
-
-        Parameters
-        ----------
-        torque : numpy.ndarray
-            Joint torques [N m or N], (n,).
-
-        Returns
-        -------
-        tuple
-            ``(amps, limited)``: currents [A] and the joints whose current
-            was cut.
-
-        """
-        amps = torque * self._amps_per_torque
-        limited = np.abs(amps) > self.current_limit
-        return np.minimum(np.maximum(amps, self._neg_limit), self.current_limit), limited
-
-
-class CurrentCommand(OutputLimits):
-    """Per-cycle torque-to-current pipeline (parameters: :class:`OutputLimits`)."""
-
-    def __call__(self, q, command, friction, margin):
-        """
-        Compute the currents of one cycle.
-
-        Parameters
-        ----------
-        q : numpy.ndarray
-            Measured positions, (n,).
-        command : numpy.ndarray or None
-            Controller torque (None: zero current, friction not applied).
-        friction : numpy.ndarray or None
-            Friction compensation torque (None: none).
-        margin : float
-            Joint-limit ramp width [rad or m].
-
-        Returns
-        -------
-        CurrentResult
-            Currents and flags.
-
-        """
-        n = len(q)
-        zero = np.zeros(n, dtype=bool)
-        if command is None:
-            z = np.zeros(n)
-            return CurrentResult(z, z, z, zero, zero, zero)
-        fric = np.zeros(n) if friction is None else friction
-        clipped, tau, at_limit = self.limit_effort(q, command + fric, margin)
-        amps, limited = self.amps(clipped)
-        return CurrentResult(amps, clipped, fric, at_limit, clipped != tau, limited)

@@ -18,7 +18,7 @@ From an impedance set-point to the board's impedance frame, safely (impedance mo
 The board closes ``tau = kp (q_ref + qd_ref (t - t_s) - q) + kd (qd_ref -
 qd) + tau_ff`` itself, at its inner rate, with its current clamped
 (``docs/driver_board_protocol.md`` §5.1); it adds nothing else. The host's
-part, per cycle, mirrors :class:`~.command.CurrentCommand`'s for the
+part, per cycle, mirrors :class:`~.current_command.CurrentCommand`'s for the
 feed-forward::
 
     tau_ff = set-point tau_ff + friction compensation along the reference (q_ref, qd_ref)
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .command import OutputLimits
+from .current_command import OutputLimits
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +72,7 @@ class ImpedanceCommand(OutputLimits):
     """
     Per-cycle impedance pipeline: the feed-forward's limits, the report.
 
-    Parameters as :class:`~.command.OutputLimits`.
+    Parameters as :class:`~.current_command.OutputLimits`.
     """
 
     def __call__(self, q, qd, setpoint, friction, margin):

@@ -37,7 +37,7 @@ the fault reaction's state (:mod:`.fault_reaction`): running, it sends the
 claim holder's command; holding, its own :class:`~.hold.PositionHold`; in
 every other state no set-points (outputs off, brakes on). Both go through
 friction compensation and the joint-limit, effort and current limits
-(:class:`~.command.CurrentCommand`). With ``board_mode='impedance'`` a
+(:class:`~.current_command.CurrentCommand`). With ``board_mode='impedance'`` a
 command source may give impedance set-points (a law's split form) instead
 of torques, and the hold is an impedance set-point too (see
 :mod:`.output_stage`).
@@ -50,6 +50,7 @@ import time
 
 from .board.driver import BoardDriver
 from .command import CommandChannel
+from .current_kernel import COMPILED as CURRENT_PIPELINE
 from .cycle_statistics import CycleStatistics
 from .errors import HardwareError, TransportError
 from .fault_reaction import DriveState, FaultReaction
@@ -60,8 +61,22 @@ from .output_stage import OutputStage
 from .settings import InterfaceSettings
 from .supervision import Health, Problems
 from ..friction.compensation import FrictionCompensator
+from ..friction.loop_form import COMPILED as FRICTION_LOOP
 
 S = DriveState
+
+
+def load_compiled():
+    """
+    Load the output stage's compiled loop forms (friction, current pipeline) in this thread.
+
+    Returns
+    -------
+    bool
+        Whether both are compiled (False without numba: the NumPy forms run).
+
+    """
+    return FRICTION_LOOP.load() is not None and CURRENT_PIPELINE.load() is not None
 
 
 class HardwareInterface:
@@ -222,6 +237,7 @@ class HardwareInterface:
             The board is absent, different from the model, or refuses.
 
         """
+        load_compiled()   # before the link opens: the board's reports would queue meanwhile
         with self._exclusive():
             identity = self.driver.connect()
             self.outputs.configured()

@@ -25,7 +25,7 @@ holds the arm with :class:`~.hold.PositionHold`, then brakes and switches
 off after the hold time; after a fault it stays off until reset (or, with
 ``auto_recover``, holds once the cause is gone). Every torque goes through
 friction compensation and the joint-limit, effort and current limits
-(:class:`~.command.CurrentCommand`).
+(:class:`~.current_command.CurrentCommand`).
 
 Board mode ``impedance`` (:class:`~.settings.InterfaceSettings`): an
 impedance set-point (a law's split form) is sent as an impedance frame, its
@@ -42,7 +42,8 @@ import time
 
 import numpy as np
 
-from .command import CommandChannel, CurrentCommand
+from .command import CommandChannel
+from .current_command import CurrentCommand
 from .errors import CommandRejected, HardwareError, TransportError
 from .fault_reaction import DriveState
 from .impedance_command import ImpedanceCommand

@@ -20,7 +20,9 @@ skips the periods it has missed without losing its phase, and keeps the
 garbage collector's full passes out of the cycle; :mod:`.loop_timing`
 records each cycle's period, compute time and law time with bounded memory
 and summarises them. Every fixed-rate loop of the package (the controller,
-the benchmark feeders) runs on these two.
+the benchmark feeders) runs on these two. :mod:`.compiled_functions` loads
+per-cycle loop forms compiled by numba, once per process, with the NumPy
+form as the fallback.
 """
 
 from .loop_timing import LoopTiming

@@ -27,7 +27,11 @@ here as loops over the joints:
 - :func:`implicit_update`: ``qd' = qd + h qdd / (1 + h max(slope, 0) / M_ii)``,
   ``q' = q + h qd'`` (the friction's slope taken implicitly, per joint).
 
-:func:`friction_table` packs the model's friction arrays for them.
+:func:`~robodyn_ros.friction.loop_form.friction_table` packs the model's friction
+arrays for them; the friction of one joint is
+:func:`~robodyn_ros.friction.loop_form.joint_friction`, shared with the
+friction compensation. The compile is a
+:class:`~robodyn_ros.realtime.compiled_functions.CompiledFunctions`.
 
 Importing numba and loading the compiled code takes about 0.3 s, which
 every simulated board would pay before it answers. So :func:`start`
@@ -43,59 +47,10 @@ tests). numba's on-disk cache lives next to this file, as the control
 laws' (:mod:`robodyn_ros.control.jit`).
 """
 
-import math
-import os
-import threading
-import warnings
-
 import numpy as np
 
-#: Rows of a friction table: band, Coulomb +/-, Stribeck +/-, Stribeck velocity, viscous +/-.
-BAND, COULOMB_POS, COULOMB_NEG, STRIBECK_POS, STRIBECK_NEG, STRIBECK_VELOCITY, \
-    VISCOUS_POS, VISCOUS_NEG = range(8)
-
-_STATE = {'compiled': None, 'thread': None}
-_LOCK = threading.Lock()            # held by load for the whole compile
-_START_LOCK = threading.Lock()      # only to start the thread once: start never waits
-
-
-def friction_table(tab, band):
-    """
-    Pack a model's velocity-friction arrays for :func:`friction_and_slope`.
-
-    Parameters
-    ----------
-    tab : DynamicsTables
-        The model's arrays.
-    band : numpy.ndarray
-        Width of the smoothed sign per joint, (n,) [rad/s or m/s]; 0 gives the sign.
-
-    Returns
-    -------
-    numpy.ndarray
-        (8, n) float64, the rows in the order of the module's row constants.
-
-    """
-    rows = (band, tab.coulomb_pos, tab.coulomb_neg, tab.stribeck_pos, tab.stribeck_neg,
-            tab.stribeck_velocity, tab.viscous_pos, tab.viscous_neg)
-    return np.ascontiguousarray(np.array(rows, dtype=float))
-
-
-def _friction(v, table, i):
-    """Velocity friction of joint ``i`` at velocity ``v`` [rad/s] (N m or N)."""
-    band = table[BAND, i]
-    if band > 0.0:
-        s = math.tanh(v / band)
-    elif v > 0.0:
-        s = 1.0
-    elif v < 0.0:
-        s = -1.0
-    else:
-        s = 0.0
-    decay = math.exp(-abs(v) / table[STRIBECK_VELOCITY, i])
-    return ((table[COULOMB_POS, i] + table[STRIBECK_POS, i] * decay) * max(s, 0.0)
-            + (table[COULOMB_NEG, i] + table[STRIBECK_NEG, i] * decay) * min(s, 0.0)
-            + table[VISCOUS_POS, i] * max(v, 0.0) + table[VISCOUS_NEG, i] * min(v, 0.0))
+from ..friction.loop_form import friction_table, joint_friction
+from ..realtime.compiled_functions import CompiledFunctions
 
 
 def friction_and_slope(qd, table, dv):
@@ -121,9 +76,9 @@ def friction_and_slope(qd, table, dv):
     torque = np.empty(n)
     slope = np.empty(n)
     for i in range(n):
-        torque[i] = _friction(qd[i], table, i)
-        slope[i] = (_friction(qd[i] + dv, table, i)
-                    - _friction(qd[i] - dv, table, i)) / (2.0 * dv)
+        torque[i] = joint_friction(qd[i], table, i)
+        slope[i] = (joint_friction(qd[i] + dv, table, i)
+                    - joint_friction(qd[i] - dv, table, i)) / (2.0 * dv)
     return torque, slope
 
 
@@ -162,63 +117,23 @@ def implicit_update(q, qd, qdd, slope, inertia, h):
     return q_new, qd_new, qdd_new
 
 
-def load():
-    """
-    Compile both functions (or load them from numba's cache) in this thread.
-
-    Returns
-    -------
-    tuple or None
-        ``(friction_and_slope, implicit_update)`` compiled, or None without
-        numba (or with ``ROBODYN_NO_NUMBA=1``).
-
-    """
-    with _LOCK:
-        if _STATE['compiled'] is not None:
-            return _STATE['compiled']
-        if os.environ.get('ROBODYN_NO_NUMBA'):
-            return None
-        try:
-            import numba
-        except ImportError:
-            return None
-        try:
-            from numba.extending import register_jitable
-            register_jitable(_friction)     # compiled code may call it; stays a Python function
-            jit = numba.njit(cache=True)
-            pair = (jit(friction_and_slope), jit(implicit_update))
-            one = np.ones(1)
-            pair[0](one, np.ones((8, 1)), 1e-6)      # compile (or load) now, not in a cycle
-            pair[1](one, one, one, one, one, 1e-3)
-        except Exception as exc:   # noqa: B902 - any numba failure: the NumPy form stays
-            warnings.warn(f'the plant step could not be compiled ({type(exc).__name__}: '
-                          f'{exc}); the NumPy form runs', RuntimeWarning)
-            return None
-        for func in pair:
-            # Never compile in a cycle: another argument type raises TypeError instead
-            # (the plant then takes its NumPy form for that step).
-            func.disable_compile()
-        _STATE['compiled'] = pair
-        return pair
+def _warm(pair):
+    one = np.ones(1)
+    pair[0](one, np.ones((8, 1)), 1e-6)
+    pair[1](one, one, one, one, one, 1e-3)
 
 
-def start():
-    """Start :func:`load` in a background thread, once per process (returns at once)."""
-    with _START_LOCK:
-        if _STATE['thread'] is None:
-            _STATE['thread'] = threading.Thread(target=load, name='plant_step_compile',
-                                                daemon=True)
-            _STATE['thread'].start()
+#: The compiled pair (``_SET.get()``: ``(friction_and_slope, implicit_update)`` or None).
+_SET = CompiledFunctions('the plant step', (friction_and_slope, implicit_update), _warm,
+                         helpers=(joint_friction,))
+_LOCK = _SET.lock          # held by load for the whole compile
 
+#: Compile the pair in this thread (tuple, or None without numba).
+load = _SET.load
+#: Start :func:`load` in a background thread, once per process (returns at once).
+start = _SET.start
+#: The compiled pair once the background load has finished, else None (never waits).
+compiled = _SET.get
 
-def compiled():
-    """
-    Return the compiled pair once the background load has finished, else None.
-
-    Returns
-    -------
-    tuple or None
-        ``(friction_and_slope, implicit_update)``.
-
-    """
-    return _STATE['compiled']
+__all__ = ['compiled', 'friction_and_slope', 'friction_table', 'implicit_update', 'load',
+           'start']

@@ -263,7 +263,7 @@ class BoardDriver(DriveBackend):
         Send current set-points computed from a sample.
 
         The currents are sent as given: the caller has limited them (the
-        hardware interface's :class:`~robodyn_ros.hardware.command.CurrentCommand`
+        hardware interface's :class:`~robodyn_ros.hardware.current_command.CurrentCommand`
         clamps to :attr:`current_limit`); the codec refuses non-finite or
         out-of-range values (:class:`~robodyn_ros.hardware.errors.MessageError`).
 

@@ -16,7 +16,7 @@
 Torque in per mille of the rated torque, against the motor current the pipeline speaks.
 
 The hardware interface computes motor currents (joint torque over
-``eta N Kt``, limited, :class:`~robodyn_ros.hardware.command.CurrentCommand`);
+``eta N Kt``, limited, :class:`~robodyn_ros.hardware.current_command.CurrentCommand`);
 a CiA 402 drive in cyclic synchronous torque takes its target torque 0x6071
 and reports its torque actual 0x6077 in per mille of the motor's rated
 torque 0x6076 (mN m). :class:`TorqueScaling` converts both ways::
