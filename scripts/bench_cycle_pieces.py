@@ -17,7 +17,8 @@
 Time single pieces of the 1 kHz cycle, one thread, hot caches (issue 14).
 
 Prints the simulated board's cycle (``tick``, current mode, PUMA 560
-without load friction, 2 kg payload) and its plant sub-step, then one
+without load friction, 2 kg payload) and its plant sub-step, the host's
+friction compensation and current pipeline in NumPy and compiled form, then one
 ``joint_states`` write through :class:`GilFreePublisher` and through rclpy
 (a subscriber in another process), and the CPU a write costs when paced at
 1 kHz (cold caches, as in the loop). Run from the repository root::
@@ -69,6 +70,34 @@ def board_pieces():
           f'{per_call(lambda: fw.axes.step(fw.command, True)):6.1f} us')
 
 
+def output_pieces():
+    """Print the host's friction compensation and current pipeline, NumPy and compiled."""
+    from robodyn_ros.friction.compensation import FrictionCompensator
+    from robodyn_ros.hardware.board.messages import Identify
+    from robodyn_ros.hardware.current_command import CurrentCommand
+    from robodyn_ros.hardware.interface import load_compiled
+    from robodyn_ros.hardware.scaling import axis_parameters, joint_scaling
+    from robodyn_ros.model import load_robot
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        model = load_robot('puma560')
+    scaling = joint_scaling(axis_parameters(model), Identify(
+        1, (1, 0, 0), 0.001, (1000,) * model.n, (10.0,) * model.n))
+    pipeline = CurrentCommand(model, scaling, np.full(model.n, 8.0))
+    friction = FrictionCompensator(model, band=0.02)
+    q, qd = np.zeros(model.n), np.linspace(-1.0, 1.0, model.n)
+    torque = np.linspace(-30.0, 30.0, model.n)
+
+    def both():
+        pipeline(q, torque, friction.torque(q, qd, None, 0.0), 0.05)
+
+    for form in ('NumPy', 'compiled'):
+        if form == 'compiled' and not load_compiled():
+            print('output stage: numba not installed, no compiled form')
+            return
+        print(f'friction + current pipeline, {form:8s} {per_call(both):6.1f} us')
+
+
 def publish_pieces():
     """Print one joint_states write, GIL-free and rclpy's, hot and paced at 1 kHz."""
     import rclpy
@@ -110,4 +139,5 @@ def publish_pieces():
 
 if __name__ == '__main__':
     board_pieces()
+    output_pieces()
     publish_pieces()

@@ -16,6 +16,7 @@
 
 import numpy as np
 import pytest
+from robodyn_ros.control import state_check
 from robodyn_ros.control.state_check import StatePlausibility
 from robodyn_ros.errors import InputError
 from robodyn_ros.model import load_robot
@@ -65,3 +66,61 @@ def test_settings_are_checked():
         StatePlausibility(model, margin=0.0)
     with pytest.raises(InputError, match='plausibility_speed_factor'):
         StatePlausibility(model, speed_factor=0.5)
+
+
+def _random_states(model, rng, count):
+    """Yield states, speeds and steps inside and beyond each rule's bound."""
+    lo = np.where(np.isfinite(model.lower_limits), model.lower_limits, -4.0)
+    hi = np.where(np.isfinite(model.upper_limits), model.upper_limits, 4.0)
+    for _ in range(count):
+        q = rng.uniform(lo - 0.15, hi + 0.15)
+        qd = rng.uniform(-1.7, 1.7, model.n) * model.velocity_limits
+        dt = float(rng.choice([0.0, 0.001, 0.01]))
+        yield q, (None if rng.random() < 0.2 else qd), dt
+
+
+@pytest.mark.parametrize('robot', ['puma560', 'ur5', 'panda'])
+def test_compiled_and_numpy_forms_give_the_same_answer(robot):
+    """Random walks across every rule: the same message (or none) from both forms."""
+    model = load_robot(robot)
+    if state_check.COMPILED.load() is None:
+        pytest.fail('numba is a dependency: the plausibility check must compile here')
+    compiled = state_check.COMPILED.get()[0]
+    fast, slow = StatePlausibility(model, 0.1, 1.5), StatePlausibility(model, 0.1, 1.5)
+    rules = {'': state_check.NONE, 'position': state_check.POSITION,
+             'velocity': state_check.VELOCITY, 'jumped': state_check.JUMP}
+    rng = np.random.default_rng(11)
+    t, kinds = 0.0, set()
+    for q, qd, dt in _random_states(model, rng, 400):
+        t += dt
+        # the loop form's own verdict, compiled and as Python, before the check moves on
+        last = np.empty(0) if slow._q is None else slow._q
+        args = (q, np.empty(0) if qd is None else qd, last,
+                max(t - slow._t, 0.0) if slow._q is not None else 0.0,
+                slow.lower, slow.upper, slow.speed, slow.margin)
+        verdict = compiled(*args)
+        assert state_check.first_violation(*args) == verdict
+        got, want = fast.check(q, qd, t), slow._numpy_check(q, qd, t)
+        assert got == want
+        kind = want.split(' ')[2] if want else ''
+        assert verdict[0] == rules[kind]
+        if want:
+            assert verdict[1] == model.joint_names.index(want.split(' ')[1])
+        kinds.add(kind)
+    assert kinds == set(rules)
+
+
+def test_a_believable_state_is_checked_compiled(monkeypatch):
+    """The cycle's arrays (a sample's rows, a model's bounds) do not fall back to NumPy."""
+    model = load_robot('ur5')
+    check = StatePlausibility(model)
+    rows = np.zeros((3, model.n))           # a filter's output: rows of one array
+    rows[0] = model.home_configuration()
+
+    def numpy_form(*args):
+        raise AssertionError('the NumPy form ran for a believable state')
+
+    monkeypatch.setattr(StatePlausibility, '_numpy_check', numpy_form)
+    for k in range(3):
+        assert check.check(rows[0], rows[1], 0.001 * k) == ''
+    assert check.check(rows[0], None, 0.004) == ''

@@ -33,6 +33,10 @@ Rules, per joint ``j`` with limits ``[lo_j, hi_j]``, velocity limit
   absorbs encoder noise and one sample of timing jitter).
 
 Joints without a limit (infinite) skip that rule.
+
+The rules run in loop form (:func:`first_violation`), compiled by numba
+(:data:`COMPILED`, loaded when a check is made); the NumPy form is the
+fallback and the reference (``test/test_state_check.py``).
 """
 
 import math
@@ -40,6 +44,70 @@ import math
 import numpy as np
 
 from ..errors import InputError
+from ..realtime.compiled_functions import CompiledFunctions
+
+#: What :func:`first_violation` found: nothing, a position, a velocity, a jump.
+NONE, POSITION, VELOCITY, JUMP = range(4)
+_ABSENT = np.empty(0)    # no velocity, or no previous sample
+
+
+def first_violation(q, qd, last_q, dt, lower, upper, speed, margin):
+    """
+    Find the first broken rule, position rules first (loop form).
+
+    Parameters
+    ----------
+    q : numpy.ndarray
+        Positions, (n,).
+    qd, last_q : numpy.ndarray
+        Velocities and the last accepted positions, (n,) each, or empty
+        when there are none.
+    dt : float
+        Time since the last accepted sample [s] (>= 0).
+    lower, upper, speed : numpy.ndarray
+        Position bounds (margin included) and velocity bounds, (n,).
+    margin : float
+        Jump allowance [rad or m].
+
+    Returns
+    -------
+    tuple of int
+        ``(rule, joint)``: :data:`NONE` (joint 0), :data:`POSITION`,
+        :data:`VELOCITY` or :data:`JUMP`, and the first joint breaking it.
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length.
+
+    """
+    n = q.shape[0]
+    for arr in (lower, upper, speed):
+        if arr.shape[0] != n:
+            raise ValueError('state and bounds differ in length')
+    for arr in (qd, last_q):
+        if arr.shape[0] != n and arr.shape[0] != 0:
+            raise ValueError('state and bounds differ in length')
+    for j in range(n):
+        if q[j] < lower[j] or q[j] > upper[j]:
+            return POSITION, j
+    for j in range(qd.shape[0]):
+        if abs(qd[j]) > speed[j]:
+            return VELOCITY, j
+    for j in range(last_q.shape[0]):
+        if abs(q[j] - last_q[j]) > speed[j] * dt + margin:
+            return JUMP, j
+    return NONE, 0
+
+
+def _warm(compiled):
+    one = np.ones(1)
+    compiled[0](one, one, one, 0.001, -one, one, one, 0.1)
+    compiled[0](one, _ABSENT, _ABSENT, 0.0, -one, one, one, 0.1)
+
+
+#: The compiled :func:`first_violation` (``COMPILED.get()``: a 1-tuple, or None).
+COMPILED = CompiledFunctions('the state plausibility check', (first_violation,), _warm)
 
 
 class StatePlausibility:
@@ -70,6 +138,7 @@ class StatePlausibility:
         self.speed = self.speed_factor * np.asarray(model.velocity_limits, dtype=float)
         self._q = None
         self._t = None
+        COMPILED.load()     # here (at configure), never in a cycle
 
     def reset(self):
         """Forget the last sample (the next one is not checked for a jump)."""
@@ -94,6 +163,22 @@ class StatePlausibility:
             Empty when believable, else what is wrong (naming the joint).
 
         """
+        fast = COMPILED.get()
+        if fast is not None:
+            try:
+                dt = max(t - self._t, 0.0) if self._q is not None else 0.0
+                rule, j = fast[0](q, _ABSENT if qd is None else qd,
+                                  _ABSENT if self._q is None else self._q, dt, self.lower,
+                                  self.upper, self.speed, self.margin)
+            except (TypeError, ValueError):   # not float64 vectors of n: the NumPy form
+                rule = None
+            if rule == NONE:
+                self._q = np.array(q, dtype=float)
+                self._t = t
+                return ''
+        return self._numpy_check(q, qd, t)   # the reference; it also words a violation
+
+    def _numpy_check(self, q, qd, t):
         bad = (q < self.lower) | (q > self.upper)
         if bad.any():
             j = int(np.argmax(bad))
