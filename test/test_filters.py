@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 import pytest
+from robodyn_ros.control import filters
 from robodyn_ros.control.filters import SEED003_OFFLINE, SEED003_REALTIME, StateVariableFilter
 from robodyn_ros.errors import InputError
 from scipy import signal
@@ -167,3 +168,29 @@ def test_prepare_loads_the_update_and_leaves_the_state_alone():
     for k in range(20):
         u = np.array([0.1 * k, -0.2 * k, 0.01 * k * k])
         assert np.allclose(a.update(u, 0.001), b.update(u, 0.001), rtol=0, atol=1e-15)
+
+
+def test_prepared_multiples_match_their_own_exponentials_and_need_none_later(monkeypatch):
+    """prepare(dt, multiples): k dt up to max_gap, as expm gives them; no expm in a late cycle."""
+    ready = StateVariableFilter.velocity_estimator(3, bandwidth=40.0, max_gap=0.05)
+    ready.prepare(0.001, multiples=filters.CACHE_SIZE)
+    assert sorted(ready._cache) == [k * 1_000_000 for k in range(1, 51)]   # within max_gap
+    lazy = StateVariableFilter.velocity_estimator(3, bandwidth=40.0, max_gap=0.05)
+    for k in (2, 7, 50):
+        lazy._discretise(k * 0.001)
+        for got, want in zip(ready._cache[k * 1_000_000], lazy._cache[k * 1_000_000]):
+            np.testing.assert_allclose(got, want, rtol=0.0, atol=1e-12 * np.abs(want).max())
+    rng = np.random.default_rng(4)
+    signal_in = np.cumsum(rng.normal(0, 0.01, (40, 3)), axis=0)
+    gaps = [0.001, 0.003, 0.001, 0.012, 0.05, 0.002] * 6
+    twin = StateVariableFilter.velocity_estimator(3, bandwidth=40.0, max_gap=0.05)
+
+    def no_expm(*args):
+        raise AssertionError('a matrix exponential in a cycle')
+
+    for u, dt in zip(signal_in, gaps):
+        want = twin.update(u, dt)                 # discretises lazily with expm
+        with monkeypatch.context() as patch:
+            patch.setattr(filters, 'expm', no_expm)
+            got = ready.update(u, dt)
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)

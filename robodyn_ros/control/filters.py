@@ -60,6 +60,9 @@ SEED003_OFFLINE = (0.001, 0.03, 0.3, 1.0)
 
 HOLDS = ('linear', 'zero')
 
+#: Discretisations a filter keeps, one per sample time in use (then it starts afresh).
+CACHE_SIZE = 128
+
 _START, _UPDATE, _OUTPUTS = 0, 1, 2
 
 
@@ -304,34 +307,60 @@ class StateVariableFilter:
         m = self._cache.get(key)
         if m is None:
             k = self.order
-            aug = np.zeros((k + 2, k + 2))
-            aug[:k, :k] = self._a
-            aug[k - 1, k] = self.b_last
-            aug[k, k + 1] = 1.0
-            e = expm(aug * dt)
-            if len(self._cache) > 64:
+            e = self._augmented_exp(dt)
+            if len(self._cache) >= CACHE_SIZE:
                 self._cache.clear()
             m = self._cache[key] = (e[:k, :k].copy(), e[:k, k].copy(), e[:k, k + 1] / dt)
         self.phi[...], self.g0[...], self.g1[...] = m
         self._dt_key = key
 
-    def prepare(self, dt=None):
+    def _discretise_multiples(self, dt, count):
+        """Cache the models of ``k dt``, ``k = 2 .. count`` (``exp(M k dt) = exp(M dt)^k``)."""
+        k = self.order
+        one = self._augmented_exp(dt)
+        power = one
+        for m in range(2, count + 1):
+            h = m * dt
+            if h > self.max_gap or len(self._cache) >= CACHE_SIZE:
+                return
+            power = power @ one
+            key = round(h * 1e9)
+            if key not in self._cache:
+                self._cache[key] = (power[:k, :k].copy(), power[:k, k].copy(),
+                                    power[:k, k + 1] / h)
+
+    def _augmented_exp(self, dt):
+        """Return ``exp(M dt)`` of the filter augmented with a first-order-hold input."""
+        k = self.order
+        aug = np.zeros((k + 2, k + 2))
+        aug[:k, :k] = self._a
+        aug[k - 1, k] = self.b_last
+        aug[k, k + 1] = 1.0
+        return expm(aug * dt)
+
+    def prepare(self, dt=None, multiples=1):
         """
         Load the compiled update and discretise for ``dt`` now, not in a loop's first sample.
 
         The first call of the compiled code loads it from numba's disk
         cache (or compiles it): tenths of a second an I/O loop must not
-        spend on its first report. The filter's state is left as it was.
+        spend on its first report. A new sample time costs a matrix
+        exponential (scipy); ``multiples`` > 1 readies ``k dt`` too (samples
+        ``k`` periods apart after a late cycle). The state is left as it was.
 
         Parameters
         ----------
         dt : float, optional
             Expected sample time [s] (default the period; none: only load).
+        multiples : int
+            Discretise ``k dt`` for ``k = 1 .. multiples`` (those within
+            ``max_gap``; at most :data:`CACHE_SIZE`).
 
         """
         h = self.period if dt is None else float(dt)
         if h is not None and 0.0 < h <= self.max_gap:
             self._discretise(h)
+            self._discretise_multiples(h, min(int(multiples), CACHE_SIZE))
         _call(self.state.copy(), np.zeros(self.channels), _START, False, 0.0,
               np.empty((self.order + 1, self.channels)))
 

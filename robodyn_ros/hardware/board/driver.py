@@ -40,7 +40,7 @@ from ..errors import MessageError
 from ..sample import JointSample
 from ..scaling import axis_parameters, joint_scaling
 from ..settings import DriverSettings
-from ...control.filters import StateVariableFilter
+from ...control.filters import CACHE_SIZE, StateVariableFilter
 
 
 class BoardDriver(DriveBackend):
@@ -174,7 +174,8 @@ class BoardDriver(DriveBackend):
         self.scaling = scaling
         self.current_limit = np.array(limit, dtype=float)
         self.filter.reset()
-        self.filter.prepare(identity.cycle_period)
+        # every gap a late cycle can leave (k periods, up to max_gap): no expm in a cycle
+        self.filter.prepare(identity.cycle_period, multiples=CACHE_SIZE)
         self.last_sample = None
         return identity
 
