@@ -58,6 +58,8 @@ def board_pieces():
     """Print the simulated board's cycle and plant sub-step."""
     from robodyn_ros.sim.board.config import SimBoardConfig
     from robodyn_ros.sim.board.simulator import build_board
+    from robodyn_ros.sim.plant_step import load
+    load()      # the compiled step, as a running board has it after its first 0.2 s
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')     # the library PUMA's inertia notes
         board = build_board(SimBoardConfig(robot='puma560', transport='udp',
