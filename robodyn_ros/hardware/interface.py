@@ -49,6 +49,7 @@ import threading
 import time
 
 from .board.driver import BoardDriver
+from .board.report_kernel import COMPILED as REPORT_DECODE
 from .command import CommandChannel
 from .current_kernel import COMPILED as CURRENT_PIPELINE
 from .cycle_statistics import CycleStatistics
@@ -68,15 +69,16 @@ S = DriveState
 
 def load_compiled():
     """
-    Load the output stage's compiled loop forms (friction, current pipeline) in this thread.
+    Load the cycle's compiled loop forms in this thread (report decode, friction, currents).
 
     Returns
     -------
     bool
-        Whether both are compiled (False without numba: the NumPy forms run).
+        Whether all are compiled (False without numba: the NumPy forms run).
 
     """
-    return FRICTION_LOOP.load() is not None and CURRENT_PIPELINE.load() is not None
+    loaded = [f.load() for f in (REPORT_DECODE, FRICTION_LOOP, CURRENT_PIPELINE)]   # each
+    return all(f is not None for f in loaded)
 
 
 class HardwareInterface:

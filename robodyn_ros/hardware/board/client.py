@@ -20,7 +20,9 @@ counter. Requests (identify, configure, enable, disable, clear fault) are
 sent and answered synchronously; all of them are idempotent, so a request
 whose answer is lost (a full link buffer, a dropped datagram) is sent again
 within the timeout. State and fault reports that arrive meanwhile are kept
-for :meth:`BoardClient.receive`. It is used by one thread at a time.
+for :meth:`BoardClient.receive`. It is used by one thread at a time. On a
+datagram link a datagram that is one good state report is decoded by the
+compiled fast path of :mod:`.report_kernel` (the same record and counts).
 """
 
 from collections import deque
@@ -32,6 +34,7 @@ from .codec import (decode_message, encode_message, encode_set_currents, encode_
 from .framing import FrameParser
 from .messages import (Ack, ClearFault, Configure, Disable, Enable, Heartbeat, Identify,
                        IdentifyRequest, MsgId, Result, StateReport)
+from .report_kernel import StateReportReader
 from ..errors import BoardRefused, BoardTimeout, ProtocolError
 
 
@@ -82,6 +85,7 @@ class BoardClient:
     def __init__(self, transport):
         self.transport = transport
         self.parser = FrameParser(plausible_length)
+        self._reports = StateReportReader()
         self.stats = LinkStats()
         self._seq = 0
         self._last_rx_seq = None
@@ -128,27 +132,39 @@ class BoardClient:
         self.stats.tx_frames += 1
         return seq
 
-    def _frames(self, timeout):
-        """Frames of what arrived; each datagram of a datagram link parsed on its own."""
+    def _decoded(self, timeout):
+        """
+        ``(seq, message)`` of what arrived, and the count of undecodable frames.
+
+        A datagram that is one good state report is decoded by the compiled
+        fast path (:mod:`.report_kernel`); every other datagram, and a
+        stream's bytes, go through the parser, each datagram on its own.
+        """
         chunks = self.transport.read_chunks(timeout)
-        if getattr(self.transport, 'framed', False):
-            return [f for chunk in chunks for f in self.parser.feed_datagram(chunk)]
-        return [f for chunk in chunks for f in self.parser.feed(chunk)]
+        out, bad = [], 0
+        framed = getattr(self.transport, 'framed', False)
+        for chunk in chunks:
+            if framed:
+                fast = self._reports.read(chunk)
+                if fast is not None:
+                    self.parser.frames += 1
+                    out.append(fast)
+                    continue
+            for frame in (self.parser.feed_datagram(chunk) if framed
+                          else self.parser.feed(chunk)):
+                try:
+                    out.append((frame.seq, decode_message(frame)))
+                except ProtocolError:
+                    bad += 1
+        return out, bad
 
     def _read(self, timeout):
         out = []
-        frames = self._frames(timeout)
-        if not frames:
-            self._parser_stats()
-            return out
-        for frame in frames:
-            try:
-                msg = decode_message(frame)
-            except ProtocolError:
-                self.stats.message_errors += 1
-                continue
+        decoded, bad = self._decoded(timeout)
+        self.stats.message_errors += bad
+        for seq, msg in decoded:
             if self._last_rx_seq is not None:
-                gap = (frame.seq - self._last_rx_seq - 1) & 0xFFFF
+                gap = (seq - self._last_rx_seq - 1) & 0xFFFF
                 if gap >= 0x8000:  # behind the newest: keep the newest as reference
                     self.stats.reordered_frames += 1
                     self.stats.rx_frames += 1
@@ -156,7 +172,7 @@ class BoardClient:
                         out.append(msg)
                     continue
                 self.stats.lost_frames += gap
-            self._last_rx_seq = frame.seq
+            self._last_rx_seq = seq
             self.stats.rx_frames += 1
             out.append(msg)
         self._parser_stats()
