@@ -18,14 +18,16 @@ Time single pieces of the 1 kHz cycle, one thread, hot caches (issue 14).
 
 Prints the simulated board's cycle (``tick``, current mode, PUMA 560
 without load friction, 2 kg payload) and its plant sub-step, the host's
-friction compensation and current pipeline in NumPy and compiled form, then one
+friction compensation and current pipeline in NumPy and compiled form, a
+state report's decode by the general parser and by the compiled fast path, then one
 ``joint_states`` write through :class:`GilFreePublisher` and through rclpy
 (a subscriber in another process), and the CPU a write costs when paced at
 1 kHz (cold caches, as in the loop). Run from the repository root::
 
     .venv/bin/python scripts/bench_cycle_pieces.py
 
-Results: docs/benchmarks.md ("Compiled plant step").
+Results: docs/benchmarks.md ("Compiled plant step", "The host's output stage and
+state check compiled").
 """
 
 import os
@@ -98,6 +100,25 @@ def output_pieces():
             print('output stage: numba not installed, no compiled form')
             return
         print(f'friction + current pipeline, {form:8s} {per_call(both):6.1f} us')
+    report_pieces()
+
+
+def report_pieces():
+    """Print a state report's decode: the general parser and decoder, then the fast path."""
+    from robodyn_ros.hardware.board.codec import decode_message, encode_message
+    from robodyn_ros.hardware.board.framing import FrameParser
+    from robodyn_ros.hardware.board.report_kernel import StateReportReader
+    from robodyn_ros.hardware.board.reports import StateReport
+    data = encode_message(StateReport(123456, 1, 0, 123000, 0, tuple(range(1000, 1006)),
+                                      (0.1,) * 6), 7)
+    parser, reader = FrameParser(), StateReportReader()
+
+    def general():
+        for frame in parser.feed_datagram(data):
+            decode_message(frame)
+
+    print(f'state report decode, general     {per_call(general):6.1f} us')
+    print(f'state report decode, compiled    {per_call(lambda: reader.read(data)):6.1f} us')
 
 
 def publish_pieces():
