@@ -35,8 +35,9 @@ Rules, per joint ``j`` with limits ``[lo_j, hi_j]``, velocity limit
 Joints without a limit (infinite) skip that rule.
 
 The rules run in loop form (:func:`first_violation`), compiled by numba
-(:data:`COMPILED`, loaded when a check is made); the NumPy form is the
-fallback and the reference (``test/test_state_check.py``).
+(:data:`COMPILED`, loaded when a :class:`StatePlausibility` is made); the
+NumPy form is the fallback and the reference, and words a violation
+(``test/test_state_check.py``).
 """
 
 import math
