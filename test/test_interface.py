@@ -289,10 +289,14 @@ def test_friction_compensation_cuts_low_speed_tracking_error():
             off = _rms_error(tracker, hw, 3.0)
             hw.update_settings(friction_compensation=True)
             on = _rms_error(tracker, hw, 3.0)
+            # what a failure needs to be understood (it failed once in CI, cc36)
+            why = (hw.drive_state.value, hw.settings.friction_compensation,
+                   hw.outputs.friction, hw.health().values, board.status())
         finally:
             hw.outputs_off()
             hw.cleanup()
     print(f'RMS tracking error [rad] without {off}, with {on}, ratio {on / off}')
+    print('state, compensation on, compensator, health, board:', *why, sep='\n')
     assert np.all(on < 0.5 * off), (off, on)
     assert np.all(off > 0.005)  # friction matters at this speed and stiffness
 
