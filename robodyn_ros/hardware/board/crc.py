@@ -37,17 +37,21 @@ POLYNOMIAL = 0x1021
 POLYNOMIAL8 = 0x07
 
 
-def _table8():
+def _table(polynomial, width):
+    """Byte-wise lookup table of an unreflected CRC of ``width`` bits."""
+    top, mask = 1 << (width - 1), (1 << width) - 1
     table = []
     for byte in range(256):
-        crc = byte
+        crc = byte << (width - 8)
         for _ in range(8):
-            crc = ((crc << 1) ^ POLYNOMIAL8) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+            crc = ((crc << 1) ^ polynomial) & mask if crc & top else (crc << 1) & mask
         table.append(crc)
-    return bytes(table)
+    return tuple(table)
 
 
-_TABLE8 = _table8()
+#: Lookup tables of the header check and of the frame check (also for compiled decoders).
+TABLE8 = _table(POLYNOMIAL8, 8)
+TABLE16 = _table(POLYNOMIAL, 16)
 
 
 def crc8(data, value=0):
@@ -67,7 +71,7 @@ def crc8(data, value=0):
         The CRC, 0..0xFF.
 
     """
-    table = _TABLE8
+    table = TABLE8
     for byte in bytes(data):
         value = table[value ^ byte]
     return value

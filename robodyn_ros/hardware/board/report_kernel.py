@@ -36,7 +36,7 @@ hardware interface; none without numba: the general parser alone).
 
 import numpy as np
 
-from .crc import _TABLE8, POLYNOMIAL
+from .crc import TABLE16, TABLE8
 from .reports import StateReport
 from .wire import CURRENT_SCALE, FAULT_MASK, MAX_AXES, MsgId, Status, STATUS_MASK
 from ...realtime.compiled_functions import CompiledFunctions
@@ -45,16 +45,6 @@ from ...realtime.compiled_functions import CompiledFunctions
 HEAD_SIZE = StateReport.HEAD.size
 #: Bytes per axis (counts, current), and a frame's header and CRC.
 PER_AXIS, HEADER, CRC = 8, 8, 2
-
-
-def _crc16_table():
-    table = np.zeros(256, dtype=np.int64)
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ POLYNOMIAL) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-        table[byte] = crc
-    return table
 
 
 def _u(data, at, size):
@@ -132,8 +122,7 @@ class StateReportReader:
     """Tables and output arrays of :func:`parse_state_datagram`; :meth:`read` a datagram."""
 
     def __init__(self):
-        self.tables = np.vstack([np.frombuffer(_TABLE8, dtype=np.uint8).astype(np.int64),
-                                 _crc16_table()])
+        self.tables = np.array([TABLE8, TABLE16], dtype=np.int64)
         self.limits = np.array([int(MsgId.STATE_REPORT), MAX_AXES, STATUS_MASK, FAULT_MASK,
                                 int(Status.FAULT), int(CURRENT_SCALE)], dtype=np.int64)
         self.counts = np.zeros(MAX_AXES, dtype=np.int64)
