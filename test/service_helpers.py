@@ -36,6 +36,8 @@ from trajectory_msgs.msg import JointTrajectory
 
 MODEL = load_robot('puma560')
 NAMES = list(MODEL.joint_names)
+#: Frame id of the test client's probes.
+PROBE_FRAME = 'probe'
 
 
 def states(count, seed, model=MODEL):
@@ -51,6 +53,7 @@ class Client:
     def __init__(self, graph, name):
         self.node = graph.add(Node(name, context=graph.context))
         self.responses = {}
+        self.probes = []
         self.diags = []
         self.count = 0
         self._lock = threading.Lock()
@@ -61,13 +64,30 @@ class Client:
                                               proto.DATA_QOS)
 
     def _on_response(self, data):
+        msg = cdr.decode(data)
         with self._lock:
-            self.responses.setdefault(proto.request_id(data), []).append(cdr.decode(data))
+            if msg.frame_id == PROBE_FRAME:    # kept apart: tests count the other answers
+                self.probes.append(msg)
+            else:
+                self.responses.setdefault(proto.request_id(data), []).append(msg)
 
-    def connect(self):
+    def connect(self, timeout=10.0):
         """Wait until the requests reach a service and its answers reach this client."""
         assert wait_for(lambda: self.pub.get_subscription_count() > 0
-                        and self.answers.get_publisher_count() > 0, 10.0)
+                        and self.answers.get_publisher_count() > 0, timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:         # a probe's answer: matched both ways
+            self.probe()
+            if wait_for(lambda: self.probes, 0.2):
+                return
+        raise AssertionError(f'no answer to a probe within {timeout:g} s')
+
+    def probe(self):
+        """Send a probe: no points, no joints; its answer goes to ``probes``."""
+        self.count += 1
+        sec, nanosec = divmod(self.node.get_clock().now().nanoseconds, 1_000_000_000)
+        nanosec = (nanosec + self.count) % 1_000_000_000
+        self.pub.publish(cdr.encode_probe(sec, nanosec, PROBE_FRAME))
 
     def send(self, q, qd=None, qdd=None, names=NAMES, frame='req'):
         """Send a request (or any bytes with ``raw``); return its id."""

@@ -70,6 +70,15 @@ def test_error_messages():
     assert cdr.read_header(data)[:3] == (3, 4, 'req')
 
 
+def test_probe_message():
+    """A probe: the header, no joint names, no points; rclpy reads it as such."""
+    data = cdr.encode_probe(5, 6, 'probe#1')
+    msg = deserialize_message(data, JointTrajectory)
+    assert msg.header.frame_id == 'probe#1' and not msg.joint_names and not msg.points
+    view = cdr.decode(data)
+    assert view.points == 0 and not view.joint_names and view.frame_id == 'probe#1'
+
+
 def test_refusals():
     """Several points, truncation, wrong lengths and other encodings raise ValueError."""
     names = ['a', 'b']

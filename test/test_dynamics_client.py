@@ -105,7 +105,7 @@ def test_served_subset_payload_and_friction_mismatch():
 
 
 class SilentService:
-    """Announces the right model and listens, but never answers or answers wrongly."""
+    """Announces the right model, answers probes (unless deaf), but not requests, or wrongly."""
 
     def __init__(self, graph, mode):
         self.node = graph.add(Node('silent_service', context=graph.context))
@@ -116,12 +116,19 @@ class SilentService:
         self.out = self.node.create_publisher(JointTrajectory, proto.RESPONSE_TOPIC,
                                               proto.DATA_QOS)
         self.got = []
+        self.probes = 0
         self.node.create_subscription(JointTrajectory, proto.REQUEST_TOPIC, self._on_request,
                                       proto.DATA_QOS, raw=True)
 
     def _on_request(self, data):
-        self.got.append(data)
         msg = cdr.decode(data)
+        if proto.is_probe(msg):
+            self.probes += 1
+            if self.mode != 'deaf':
+                self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id,
+                                                  proto.READY, 'a test answers'))
+            return
+        self.got.append(data)
         if self.mode == 'error':
             self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id, 'invalid',
                                               'refused by a test'))
@@ -151,6 +158,27 @@ def test_timeout_and_errors_fall_back_to_local(mode):
             assert np.allclose(tau, ModelEffortProvider(MODEL)(q, qd, qdd), atol=1e-12)
             if mode == 'busy':     # retried with pauses (5, 10, 20, ... ms) within the timeout
                 assert 2 <= len(service.got) <= 7 and client.attempts == len(service.got)
+        finally:
+            client.close()
+
+
+def test_a_service_whose_answers_do_not_come_back_is_not_available():
+    """Matched both ways here but no probe answered: not available, computed here at once."""
+    with RosGraph() as graph:
+        service = SilentService(graph, 'deaf')
+        client = DynamicsClient(graph.context)
+        try:
+            assert wait_for(lambda: service.probes >= 3, 10.0)   # it probes, again and again
+            assert client.info is not None and not client.available()
+            provider = RemoteEffortProvider(client, MODEL, timeout=5.0)
+            q, qd, qdd = _states(5, 3)
+            start = time.monotonic()
+            tau = provider(q, qd, qdd)
+            assert time.monotonic() - start < 2.0 and provider.last_source == 'local'
+            assert 'no parallel_dynamics' in provider.last_reason and not service.got
+            assert np.allclose(tau, ModelEffortProvider(MODEL)(q, qd, qdd), atol=1e-12)
+            service.mode = 'silent'                      # answers come back now
+            assert wait_for(client.available, 10.0)
         finally:
             client.close()
 

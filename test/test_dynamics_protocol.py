@@ -62,3 +62,11 @@ def test_errors_chunks_and_json():
     assert proto.parse_json(String(data='[1, 2]')) is None
     assert proto.parse_json(String(data='{not json')) is None
     assert set(proto.ERROR_CODES) == {'invalid', 'too_large', 'busy', 'failed'}
+
+
+def test_a_probe_is_a_request_with_no_points_and_no_joints():
+    """A probe is recognised; an error (it names a code) and a request are not probes."""
+    assert proto.is_probe(cdr.decode(cdr.encode_probe(1, 2, 'p')))
+    assert not proto.is_probe(cdr.decode(cdr.encode_error(1, 2, 'p', proto.READY, 'x')))
+    assert not proto.is_probe(cdr.decode(cdr.encode(1, 2, 'p', ['a'], [[0.0]])))
+    assert proto.READY not in proto.ERROR_CODES

@@ -32,7 +32,7 @@ from robodyn_ros.nodes.dynamics_client import DynamicsClient, DynamicsServiceErr
 from robodyn_ros.nodes.parallel_dynamics_node import ParallelDynamicsNode
 from robodyn_ros.nodes.params import ParameterValidationError
 from ros_helpers import RosGraph, wait_for
-from service_helpers import Client, MODEL, NAMES, states
+from service_helpers import Client, MODEL, NAMES, PROBE_FRAME, states
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 
@@ -174,6 +174,24 @@ def test_malformed_requests_get_error_responses_and_diagnostics():
         assert node.stats['errors'] == len(_bad_requests())
 
 
+def test_a_probe_is_answered_ready_and_not_counted():
+    """A probe gets ``ready`` at once: no error counted, no diagnostics, requests still served."""
+    with RosGraph() as graph:
+        node = _service(graph)
+        client = Client(graph, 'client_probe')
+        client.connect()                                # probes until one comes back
+        for _ in range(3):
+            client.probe()
+        assert wait_for(lambda: len(client.probes) >= 4, 10.0)
+        for reply in client.probes:
+            assert reply.is_error and reply.frame_id == PROBE_FRAME
+            assert proto.parse_error(reply)[0] == proto.READY
+        q, qd, qdd = states(10, 9)
+        assert _exact(client.wait(client.send(q, qd, qdd)).effort, q, qd, qdd)
+        assert node.stats['errors'] == 0 and node.stats['requests'] == 1
+        assert not client.errors()
+
+
 def test_oversize_request_is_refused_from_its_size_before_it_is_read(monkeypatch):
     """Above max_points the serialized size alone refuses the request: no decoding at all."""
     decoded = []
@@ -281,13 +299,21 @@ def test_node_process_serves_requests():
     proc = subprocess.Popen([sys.executable, '-m', 'robodyn_ros.nodes.parallel_dynamics_node',
                              '--ros-args', '-p', 'robot:=puma560', '-p', 'threads:=2'],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    failed = None
     try:
         with RosGraph() as graph:
             client = Client(graph, 'client_proc')
-            client.connect()
-            time.sleep(0.2)
+            client.connect()                            # a probe came back: matched both ways
             q, qd, qdd = states(100, 13)
             assert _exact(client.wait(client.send(q, qd, qdd)).effort, q, qd, qdd)
+    except AssertionError as exc:
+        failed = exc
     finally:
         proc.send_signal(2)
-        assert proc.wait(timeout=15) == 0, proc.stdout.read()
+    try:
+        out = proc.communicate(timeout=15)[0]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out = proc.communicate()[0] + '\n(killed: no exit within 15 s of SIGINT)'
+    assert failed is None, f'{failed}; the node printed:\n{out}'
+    assert proc.returncode == 0, out

@@ -325,6 +325,26 @@ def encode_error(sec, nanosec, frame_id, code, message, details=None):
     return bytes(buf + _U32.pack(0))
 
 
+def encode_probe(sec, nanosec, frame_id):
+    """
+    Serialize a probe: a request with no joint names and no points.
+
+    Parameters
+    ----------
+    sec, nanosec : int
+        Header stamp.
+    frame_id : str
+        Header frame id.
+
+    Returns
+    -------
+    bytes
+        The serialized message.
+
+    """
+    return bytes(header_and_names(sec, nanosec, frame_id, []) + _U32.pack(0))
+
+
 def request_bytes(points, joints, name_bytes=0):
     """
     Bound the serialized size of a packed request with positions, velocities and accelerations.

@@ -21,7 +21,10 @@ any code (a callback of another node included) can send a request on
 back on ``dynamics/response``. Requests and answers are packed trajectories
 written and read in serialized form (:mod:`.dynamics_cdr`): no Python object
 per state. An answer ``busy`` is retried a few times after a growing pause
-(``busy_retries``); every other error raises at once.
+(``busy_retries``); every other error raises at once. The client counts
+the service available only once one of its probes came back (see
+:mod:`.dynamics_protocol`): matching the answers' writer here does not mean
+that writer has matched this reader yet.
 :class:`RemoteEffortProvider` is an ``effort_provider(Q, QD, QDD) -> TAU``
 for the planner (:mod:`robodyn_ros.planning.efforts`): it asks the service
 when one runs with the same robot model (the fingerprint on
@@ -30,6 +33,7 @@ otherwise, or when the service answers with an error or not within the
 timeout.
 """
 
+import collections
 import itertools
 import os
 import threading
@@ -52,6 +56,8 @@ _COUNTER = itertools.count()
 BUSY_PAUSE = 0.005
 #: Longest pause between two attempts [s].
 BUSY_PAUSE_MAX = 0.2
+#: Pause between two probes while no probe has come back [s].
+PROBE_PERIOD = 0.2
 
 
 class DynamicsServiceError(RobodynError):
@@ -96,6 +102,9 @@ class DynamicsClient:
         self._lock = threading.Lock()
         self._info = None
         self._count = itertools.count()
+        self._probes = collections.deque(maxlen=16)     # ids of the latest probes
+        self._answered = False
+        self._next_probe = 0.0
         self.attempts = 0
         self._pub = self._node.create_publisher(JointTrajectory, proto.REQUEST_TOPIC,
                                                 proto.DATA_QOS)
@@ -117,10 +126,26 @@ class DynamicsClient:
         while not self._stop.is_set() and self._node.context.ok():
             try:
                 self._executor.spin_once(timeout_sec=0.05)
+                self._probe()
             except Exception:  # context shut down under us: stop quietly
                 if not self._node.context.ok():
                     return
                 raise
+
+    def _probe(self):
+        """Send a probe while the service is matched both ways here but none came back."""
+        if self._pub.get_subscription_count() == 0 or self._answers.get_publisher_count() == 0:
+            self._answered = False          # gone (or restarted): probe again once it is back
+            return
+        now = time.monotonic()
+        if self._answered or self._info is None or now < self._next_probe:
+            return
+        self._next_probe = now + PROBE_PERIOD
+        sec, nanosec = divmod(self._node.get_clock().now().nanoseconds, 1_000_000_000)
+        frame = f'{self._frame}#probe{next(self._count)}'
+        with self._lock:
+            self._probes.append(proto.format_id(frame, sec, nanosec))
+        self._pub.publish(cdr.encode_probe(sec, nanosec, frame))
 
     def _on_info(self, msg):
         self._info = proto.parse_json(msg)
@@ -132,6 +157,8 @@ class DynamicsClient:
             return
         with self._lock:
             slot = self._waiting.get(rid)
+            if rid in self._probes:     # any answer to a probe: answers reach this client
+                self._answered = True
         if slot is not None:
             slot['data'] = data
             slot['event'].set()
@@ -148,12 +175,13 @@ class DynamicsClient:
         Returns
         -------
         bool
-            True when its description arrived, it subscribes to requests and
-            its answers' publisher has been matched (a request sent before that
-            would be answered to nobody).
+            True when its description arrived, it subscribes to requests,
+            its answers' publisher has been matched and one of this client's
+            probes came back (so an answer reaches this client, not nobody).
 
         """
-        return (self._info is not None and self._pub.get_subscription_count() > 0
+        return (self._answered and self._info is not None
+                and self._pub.get_subscription_count() > 0
                 and self._answers.get_publisher_count() > 0)
 
     def publish(self, data):

@@ -27,6 +27,12 @@ row, read and written in serialized form by :mod:`.dynamics_cdr`):
   ``joint_names`` are ``[code, message, key=value ...]`` with a code of
   :data:`ERROR_CODES` (``busy`` carries ``queue_depth`` and
   ``queued_points``). Every request gets exactly one response.
+* A **probe** is a request with no points and no joint names. The service
+  answers it with code :data:`READY` (not an error, not counted) at once: a
+  client counts the service reachable only when its own probe came back,
+  since seeing the answers' writer does not mean that writer sees the
+  client's reader yet (discovery runs each way on its own, and an answer
+  sent before the match is lost).
 * ``dynamics/info`` (std_msgs/String, JSON, latched): robot, model
   fingerprint, joints, friction, scheme and limits of the service.
 * ``dynamics/workers`` (String, JSON): heartbeats of worker processes.
@@ -71,6 +77,8 @@ WORKER_LOST_AFTER = 2.0
 #: ``busy``: the queue is full, send again later; ``failed``: the
 #: computation failed.
 ERROR_CODES = ('invalid', 'too_large', 'busy', 'failed')
+#: Code of the answer to a probe (a request with no points and no joint names).
+READY = 'ready'
 
 
 def format_id(frame_id, sec, nanosec):
@@ -115,6 +123,24 @@ def request_id(data):
     """
     sec, nanosec, frame_id, _ = read_header(data)
     return format_id(frame_id, sec, nanosec)
+
+
+def is_probe(msg):
+    """
+    Tell whether a decoded request is a probe.
+
+    Parameters
+    ----------
+    msg : PackedTrajectory
+        A decoded request.
+
+    Returns
+    -------
+    bool
+        True when it has no points and no joint names.
+
+    """
+    return msg.points == 0 and not msg.joint_names
 
 
 def parse_error(msg):

@@ -18,7 +18,8 @@ The ``parallel_dynamics`` node: inverse dynamics of whole trajectories as a serv
 Requests arrive on ``dynamics/request`` as packed trajectories (see
 :mod:`robodyn_ros.nodes.dynamics_protocol`), taken as serialized bytes; every
 request gets exactly one answer on ``dynamics/response``: the efforts, or an
-error with a code (``invalid``, ``too_large``, ``busy``, ``failed``). A
+error with a code (``invalid``, ``too_large``, ``busy``, ``failed``); a
+probe (no points, no joints) is answered ``ready`` at once. A
 request larger than ``max_points`` is refused from its serialized size before
 it is read; the others are admitted into a first-come-first-served queue
 bounded by ``max_queued_requests`` and ``max_queued_points`` (see
@@ -223,6 +224,10 @@ class ParallelDynamicsNode(Node):
             return
         try:
             msg = cdr.decode(data)
+            if proto.is_probe(msg):     # a client checks that answers reach it
+                self._publish(cdr.encode_error(sec, nanosec, frame_id, proto.READY,
+                                               'the service answers'))
+                return
             if msg.is_error:
                 raise ValueError('no points')
             if msg.points > values['max_points']:
