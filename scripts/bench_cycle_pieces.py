@@ -119,6 +119,18 @@ def report_pieces():
 
     print(f'state report decode, general     {per_call(general):6.1f} us')
     print(f'state report decode, compiled    {per_call(lambda: reader.read(data)):6.1f} us')
+    command_pieces()
+
+
+def command_pieces():
+    """Print the set-currents frame's encode: the general encoder, then the fast path."""
+    from robodyn_ros.hardware.board.codec import encode_set_currents
+    from robodyn_ros.hardware.board.command_kernel import CurrentsFrameWriter
+    currents, writer = np.linspace(-2.0, 2.0, 6), CurrentsFrameWriter()
+    print(f'set-currents encode, general     '
+          f'{per_call(lambda: encode_set_currents(123456, currents, 7)):6.1f} us')
+    print(f'set-currents encode, compiled    '
+          f'{per_call(lambda: writer.encode(123456, currents, 7)):6.1f} us')
 
 
 def publish_pieces():

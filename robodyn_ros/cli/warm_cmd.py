@@ -26,8 +26,9 @@ Five caches fill on first use, each once per machine:
   for it otherwise);
 * the simulated plant's semi-implicit step (the first simulated board pays
   for it otherwise);
-* the hardware interface's output stage (friction compensation and current
-  pipeline in loop form; its first configure pays for it otherwise).
+* the hardware interface's output stage (friction compensation, current
+  pipeline, state report decode and set-currents encode in loop form; its
+  first configure pays for it otherwise).
 
 ``scripts/setup_env.sh`` runs it once after installing. Each step prints a
 line when it starts and when it is done, with its duration.

@@ -48,6 +48,7 @@ from dataclasses import replace
 import threading
 import time
 
+from .board.command_kernel import COMPILED as CURRENTS_ENCODE
 from .board.driver import BoardDriver
 from .board.report_kernel import COMPILED as REPORT_DECODE
 from .command import CommandChannel
@@ -69,7 +70,7 @@ S = DriveState
 
 def load_compiled():
     """
-    Load the cycle's compiled loop forms in this thread (report decode, friction, currents).
+    Load the cycle's compiled loop forms in this thread (decode, friction, currents, encode).
 
     Returns
     -------
@@ -77,7 +78,8 @@ def load_compiled():
         Whether all are compiled (False without numba: the NumPy forms run).
 
     """
-    loaded = [f.load() for f in (REPORT_DECODE, FRICTION_LOOP, CURRENT_PIPELINE)]   # each
+    loaded = [f.load() for f in (REPORT_DECODE, FRICTION_LOOP, CURRENT_PIPELINE,
+                                 CURRENTS_ENCODE)]   # each
     return all(f is not None for f in loaded)
 
 

@@ -22,7 +22,9 @@ whose answer is lost (a full link buffer, a dropped datagram) is sent again
 within the timeout. State and fault reports that arrive meanwhile are kept
 for :meth:`BoardClient.receive`. It is used by one thread at a time. On a
 datagram link a datagram that is one good state report is decoded by the
-compiled fast path of :mod:`.report_kernel` (the same record and counts).
+compiled fast path of :mod:`.report_kernel` (the same record and counts),
+and the cycle's set-currents frame is encoded by that of
+:mod:`.command_kernel` (the same bytes).
 """
 
 from collections import deque
@@ -31,6 +33,7 @@ import time
 
 from .codec import (decode_message, encode_message, encode_set_currents, encode_set_impedance,
                     plausible_length)
+from .command_kernel import CurrentsFrameWriter
 from .framing import FrameParser
 from .messages import (Ack, ClearFault, Configure, Disable, Enable, Heartbeat, Identify,
                        IdentifyRequest, MsgId, Result, StateReport)
@@ -86,6 +89,7 @@ class BoardClient:
         self.transport = transport
         self.parser = FrameParser(plausible_length)
         self._reports = StateReportReader()
+        self._currents_frame = CurrentsFrameWriter()
         self.stats = LinkStats()
         self._seq = 0
         self._last_rx_seq = None
@@ -340,7 +344,10 @@ class BoardClient:
         """
         seq = self._seq
         self._seq = (seq + 1) & 0xFFFF
-        self.transport.write(encode_set_currents(state_time_us, currents, seq))
+        frame = self._currents_frame.encode(state_time_us, currents, seq)
+        if frame is None:       # not compiled, or refused: the general encoder (and its error)
+            frame = encode_set_currents(state_time_us, currents, seq)
+        self.transport.write(frame)
         self.stats.tx_frames += 1
 
     def set_impedance(self, state_time_us, position, velocity, kp, kd, current):
