@@ -15,7 +15,9 @@
 
 """The compiled encode of the set-currents frame against the general encoder."""
 
-from board_helpers import sim_board
+import time
+
+from board_helpers import ACTUATORS, sim_board, wait_until
 import numpy as np
 import pytest
 from robodyn_ros.hardware.board import client as client_module
@@ -25,6 +27,9 @@ from robodyn_ros.hardware.board.client import BoardClient
 from robodyn_ros.hardware.board.codec import decode_message, encode_set_currents
 from robodyn_ros.hardware.board.framing import decode_frame
 from robodyn_ros.hardware.errors import MessageError
+from robodyn_ros.hardware.interface import HardwareInterface
+from robodyn_ros.hardware.settings import DriverSettings, InterfaceSettings
+from robodyn_ros.model import load_robot
 from test_sim_board_simulator import _session
 
 #: Largest current the wire carries [A] (2**31 - 1 uA).
@@ -156,3 +161,35 @@ def test_a_real_board_applies_the_fast_paths_frames(compiled, monkeypatch):
         finally:
             client.close()
     assert not general and client.stats.tx_frames >= 300
+
+
+def test_the_interfaces_cycle_running_and_holding_takes_the_fast_path(compiled, monkeypatch):
+    """The hardware interface's own currents (a law's, then the hold's) need no general encode."""
+    general = []
+
+    def counting(*args):
+        general.append(args)
+        return encode_set_currents(*args)
+
+    with sim_board('--q0', '0', '-1.2', '0.3', transport='udp') as board:
+        hw = HardwareInterface(load_robot('ma3000', params=ACTUATORS), board.transport(),
+                               DriverSettings(connect_timeout=3.0, watchdog_period=0.2),
+                               InterfaceSettings(command_timeout=0.1, hold_time=5.0))
+        hw.configure()
+        try:
+            hw.activate()
+            monkeypatch.setattr(client_module, 'encode_set_currents', counting)
+            start = hw.driver.client.stats.tx_frames
+            until = time.monotonic() + 0.5
+            while time.monotonic() < until:
+                hw.set_command([0.3, 0.0, 0.0])
+                time.sleep(0.005)
+            assert hw.drive_state.value == 'running' and board.status()['enabled']
+            assert wait_until(lambda: hw.drive_state.value == 'holding', 5.0)
+            held = hw.driver.client.stats.tx_frames
+            assert wait_until(lambda: hw.driver.client.stats.tx_frames - held >= 100, 5.0)
+            assert hw.drive_state.value == 'holding' and board.status()['enabled']
+        finally:
+            hw.outputs_off()
+            hw.cleanup()
+    assert hw.driver.client.stats.tx_frames - start >= 300 and not general

@@ -307,7 +307,6 @@ class DemoSession:
         name = law_node(self.cfg, law)
         hardware = hardware_node(self.cfg)
         log, group = self.log, self.group
-        lost0 = log.counter('/' + hardware, 'lost_frames')
         if self.cfg.mode == 'one-process':
             self.progress(f'{law}: activating {name} with {law} (armed: the brakes open on '
                           'its first commands)')
@@ -327,6 +326,9 @@ class DemoSession:
                              name)
             self.transition(HARDWARE, 'activate')
         time.sleep(0.3)
+        # Frames lost from here on count for this law: not those lost at a configure or a
+        # switch, with the outputs off (the latest diagnostics came after the activation).
+        lost0 = log.counter('/' + hardware, 'lost_frames')
         self.progress(f'{law}: sending a {len(waypoints)}-waypoint goal')
         plan = self.request_plan(waypoints, 60.0)  # a loaded machine
         end = plan.end + self.cfg.settle

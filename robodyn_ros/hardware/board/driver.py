@@ -159,6 +159,11 @@ class BoardDriver(DriveBackend):
         try:
             self.client.connect()
             identity = self.client.identify(s.connect_timeout if timeout is None else timeout)
+            # The board streams from now on and nobody reads between requests: the filter's
+            # every gap a late cycle can leave (k periods, up to max_gap; no matrix
+            # exponential in a cycle) is readied before the configure request, which reads.
+            self.filter.reset()
+            self.filter.prepare(identity.cycle_period, multiples=CACHE_SIZE)
             scaling = joint_scaling(self.axes, identity, s.encoder_counts or None)
             limit = np.where(np.isfinite(scaling.current_limit), scaling.current_limit,
                              identity.max_current)
@@ -173,9 +178,6 @@ class BoardDriver(DriveBackend):
         self.identity = identity
         self.scaling = scaling
         self.current_limit = np.array(limit, dtype=float)
-        self.filter.reset()
-        # every gap a late cycle can leave (k periods, up to max_gap): no expm in a cycle
-        self.filter.prepare(identity.cycle_period, multiples=CACHE_SIZE)
         self.last_sample = None
         return identity
 
