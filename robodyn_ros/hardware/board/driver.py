@@ -159,9 +159,9 @@ class BoardDriver(DriveBackend):
         try:
             self.client.connect()
             identity = self.client.identify(s.connect_timeout if timeout is None else timeout)
-            # The board streams from now on and nobody reads between requests: the filter's
-            # every gap a late cycle can leave (k periods, up to max_gap; no matrix
-            # exponential in a cycle) is readied before the configure request, which reads.
+            # Ready the filter for every gap a late cycle can leave (k periods up to max_gap;
+            # no matrix exponential in a cycle) now: the board streams from identify on, and
+            # the configure request's reads drain what arrives meanwhile.
             self.filter.reset()
             self.filter.prepare(identity.cycle_period, multiples=CACHE_SIZE)
             scaling = joint_scaling(self.axes, identity, s.encoder_counts or None)
