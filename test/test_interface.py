@@ -247,6 +247,13 @@ class Tracker:
         self.kd = np.array([10.0, 20.0, 4.0])
         self.errors = []
         self.t0 = None
+        self._lock = threading.Lock()   # a restart never falls inside a sample's handling
+
+    def restart(self):
+        """Start a new window: time from the next sample, no errors yet."""
+        with self._lock:
+            self.errors.clear()
+            self.t0 = None
 
     def reference(self, t):
         w = 2 * math.pi * 0.5
@@ -255,6 +262,10 @@ class Tracker:
                 -amp * w * w * np.sin(w * t))
 
     def __call__(self, s):
+        with self._lock:
+            self._track(s)
+
+    def _track(self, s):
         import pinocchio as pin
         if self.t0 is None:
             self.t0 = s.board_time_us
@@ -267,10 +278,13 @@ class Tracker:
 
 
 def _rms_error(tracker, hw, seconds):
-    tracker.errors.clear()
-    tracker.t0 = None
+    # Not clear() and t0 = None from here: a sample handled meanwhile in the I/O thread
+    # appended its error at the old window's time (>= seconds), which ended the new window
+    # at once with the old window's errors (cc36, cc40, cc41: "with" about "without").
+    tracker.restart()
     assert wait_until(lambda: tracker.errors and tracker.errors[-1][0] >= seconds, 120.0)
     e = np.array([x for x in tracker.errors if x[0] >= seconds - 2.0])
+    assert len(e) > 200, f'{len(e)} samples in the last 2 s of the window'
     return np.sqrt(np.mean(e[:, 1:3] ** 2, axis=0))
 
 
