@@ -31,6 +31,7 @@ import numpy as np
 
 from .fault_campaign import CaseResult
 from .graph import HARDWARE
+from .processes import PartFailed
 from ..hardware.board import codec
 from ..hardware.board import messages as m
 from ..sim.board.faults import control_request
@@ -56,11 +57,19 @@ def _watch(c, seconds):
 def _recover(c, r):
     """Reset the interface (if needed) and wait for the outputs to run again."""
     state = c.drive_state()
+    answer = None
     if state in ('stopped', 'fault'):
         answer = c.reset_fault()
         if not answer or not answer[0]:
             r.failures.append(f'reset_fault refused: {answer}')
-    c.wait_running()
+    try:
+        c.wait_running()
+    except PartFailed as exc:
+        if answer is None:
+            raise
+        # The reset's answer is what tells a refused reset from one that did not take.
+        raise PartFailed(exc.part, f'{exc.reason} (reset_fault from {state!r} answered '
+                         f'{answer})', exc.log) from None
 
 
 def controller_killed(c):
