@@ -33,6 +33,40 @@ def test_zero_crossings():
                      (0.6, 1, 1.0), (1.0, 0, -1.0)]
 
 
+def _crossings_one_by_one(times, qd, tiny=1e-12):
+    """Walk every pair of consecutive moving samples (the reference for the array form)."""
+    out = []
+    for j in range(qd.shape[1]):
+        v = qd[:, j]
+        nz = [i for i in range(v.size) if abs(v[i]) > tiny]
+        if not nz:
+            continue
+        if nz[0] > 0:
+            out.append((times[nz[0] - 1], j, np.sign(v[nz[0]])))
+        if nz[-1] < v.size - 1:
+            out.append((times[nz[-1] + 1], j, np.sign(v[nz[-1]])))
+        for a, b in zip(nz[:-1], nz[1:]):
+            sa, sb = np.sign(v[a]), np.sign(v[b])
+            if b > a + 1:
+                out += [(times[a + 1], j, sa), (times[b - 1], j, sb)]
+            elif sa != sb:
+                t0 = times[a] + (times[b] - times[a]) * abs(v[a]) / (abs(v[a]) + abs(v[b]))
+                out += [(t0, j, sa), (t0, j, sb)]
+    return out
+
+
+def test_zero_crossings_equal_a_sample_by_sample_walk():
+    """Random velocities with rests, tiny values and sign changes: the same list, in order."""
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        n, count = 1 + trial % 4, int(rng.integers(1, 60))
+        qd = rng.normal(0.0, 1.0, (count, n))
+        qd[rng.random((count, n)) < 0.3] = 0.0
+        qd[rng.random((count, n)) < 0.05] = 1e-13
+        times = np.cumsum(rng.uniform(0.001, 0.1, count))
+        assert zero_crossings(times, qd) == _crossings_one_by_one(times, qd)
+
+
 def test_peak_speed_matches_a_fine_scan_of_the_friction():
     """PUMA 560 (Stribeck): the chosen speed is where the friction of each joint peaks."""
     model = load_robot('puma560')

@@ -68,8 +68,10 @@ def test_two_worker_processes_and_a_killed_one():
             procs[0].kill()
             assert _exact(client.wait(rid, 20.0).effort, q, qd, qdd)
             after = node.stats
+            # All counters on a failure: a late answer of the live worker shows as late_answers
+            # (once in a clean-clone run on a slow machine both chunks timed out; not reproduced).
             assert (after['chunks_answered'], after['chunks_local'],
-                    after['worker_timeouts']) == (3, 1, 1)
+                    after['worker_timeouts']) == (3, 1, 1), after
             assert '/pd_worker_1' in _names(node)               # the healthy one stays
             assert wait_for(lambda: _names(node) == ['/pd_worker_1'], 10.0)
             assert len(client.responses[rid]) == 1

@@ -59,15 +59,20 @@ def zero_crossings(times, qd, tiny=1e-12):
             out.append((times[nz[0] - 1], j, np.sign(v[nz[0]])))
         if nz[-1] < v.size - 1:
             out.append((times[nz[-1] + 1], j, np.sign(v[nz[-1]])))
-        for a, b in zip(nz[:-1], nz[1:]):
-            sa, sb = np.sign(v[a]), np.sign(v[b])
-            if b > a + 1:
-                out.append((times[a + 1], j, sa))
-                out.append((times[b - 1], j, sb))
-            elif sa != sb:
-                t0 = times[a] + (times[b] - times[a]) * abs(v[a]) / (abs(v[a]) + abs(v[b]))
-                out.append((t0, j, sa))
-                out.append((t0, j, sb))
+        # Consecutive moving samples: a rest between them, or a sign change (interpolated).
+        a, b = nz[:-1], nz[1:]
+        sa, sb = np.sign(v[a]), np.sign(v[b])
+        gap = b > a + 1
+        va, vb = np.abs(v[a]), np.abs(v[b])
+        with np.errstate(invalid='ignore', divide='ignore'):
+            t0 = times[a] + (times[b] - times[a]) * va / (va + vb)
+        for k in np.flatnonzero(gap | (sa != sb)):
+            if gap[k]:
+                out.append((times[a[k] + 1], j, sa[k]))
+                out.append((times[b[k] - 1], j, sb[k]))
+            else:
+                out.append((t0[k], j, sa[k]))
+                out.append((t0[k], j, sb[k]))
     return out
 
 

@@ -27,6 +27,7 @@ import math
 
 import numpy as np
 
+from . import piecewise_kernel
 from ..errors import InputError
 
 
@@ -240,14 +241,16 @@ class PiecewisePolynomialTrajectory(Trajectory):
         if not (np.all(np.isfinite(breaks)) and np.all(np.isfinite(coeffs))):
             raise InputError('coefficients', 'must be finite')
         super().__init__(joint_names, breaks[-1])
-        self._breaks = breaks
-        self._coeffs = coeffs
+        self._breaks = np.ascontiguousarray(breaks)
+        self._coeffs = np.ascontiguousarray(coeffs)
         powers = np.arange(coeffs.shape[2])
         self._d1 = coeffs[:, :, 1:] * powers[1:]
         self._d2 = self._d1[:, :, 1:] * powers[1:-1] if coeffs.shape[2] > 2 else \
             np.zeros(coeffs.shape[:2] + (1,))
         self._d3 = self._d2[:, :, 1:] * powers[1:-2] if coeffs.shape[2] > 3 else \
             np.zeros(coeffs.shape[:2] + (1,))
+        self._tables = piecewise_kernel.stack(self._coeffs, self._d1, self._d2)
+        self._jerk_table = piecewise_kernel.stack(self._d3)
 
     @property
     def breaks(self):
@@ -260,6 +263,9 @@ class PiecewisePolynomialTrajectory(Trajectory):
         return self._coeffs.copy()
 
     def _evaluate(self, times):
+        if piecewise_kernel.COMPILED:
+            q, qd, qdd = piecewise_kernel.evaluate(self._breaks, self._tables, times)
+            return q, qd, qdd
         seg = np.clip(np.searchsorted(self._breaks, times, side='right') - 1, 0,
                       len(self._breaks) - 2)
         tau = times - self._breaks[seg]
@@ -267,6 +273,8 @@ class PiecewisePolynomialTrajectory(Trajectory):
                 _polyval(self._d2[seg], tau))
 
     def _evaluate_jerk(self, times):
+        if piecewise_kernel.COMPILED:
+            return piecewise_kernel.evaluate(self._breaks, self._jerk_table, times)[0]
         seg = np.clip(np.searchsorted(self._breaks, times, side='right') - 1, 0,
                       len(self._breaks) - 2)
         return _polyval(self._d3[seg], times - self._breaks[seg])
