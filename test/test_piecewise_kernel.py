@@ -15,6 +15,10 @@
 
 """The compiled piecewise-polynomial evaluation against the NumPy form and NumPy's polynomials."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 from numpy.polynomial import polynomial as P
 import pytest
@@ -96,3 +100,28 @@ def test_no_times_and_sampling_rules_are_kept():
     np.testing.assert_array_equal(q[[4, 5]], points[[2, 2]])
     assert not qd[[0, 4, 5]].any() and not qdd[[0, 5]].any()
     assert np.all(qd[3] != 0.0)                # inside a segment it moves
+
+
+def test_without_numba_the_numpy_form_gives_the_same_samples():
+    """ROBODYN_NO_NUMBA=1: not compiled, and a via-point motion samples to the same bytes."""
+    script = ('import hashlib, numpy as np\n'
+              'from robodyn_ros.planning import piecewise_kernel\n'
+              'from robodyn_ros.planning.via_points import ViaPointTrajectory\n'
+              'rng = np.random.default_rng(2)\n'
+              'p = rng.normal(0, 1, (5, 6)); v = rng.normal(0, 1, (5, 6))\n'
+              'a = rng.normal(0, 1, (5, 6))\n'
+              't = ViaPointTrajectory(list("abcdef"), p, rng.uniform(0.2, 1, 4), v, a)\n'
+              'x = np.linspace(-0.1, t.duration + 0.1, 5001)\n'
+              'h = hashlib.sha256(b"".join(y.tobytes() for y in (*t.sample(x), t.jerk(x))))\n'
+              'print(piecewise_kernel.COMPILED, h.hexdigest())\n')
+    answers = []
+    for flag in ('1', ''):
+        env = {k: v for k, v in os.environ.items() if k != 'ROBODYN_NO_NUMBA'}
+        if flag:
+            env['ROBODYN_NO_NUMBA'] = flag
+        out = subprocess.run([sys.executable, '-W', 'ignore', '-c', script],
+                             capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+        answers.append(out.stdout.split())
+    assert [a[0] for a in answers] == ['False', 'True'], answers
+    assert answers[0][1] == answers[1][1], answers
