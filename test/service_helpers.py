@@ -116,6 +116,9 @@ class FakeWorker:
     def __init__(self, graph, name, mode='silent', delay=0.0, model=MODEL, replies=None):
         self.node = graph.add(Node(name, context=graph.context))
         self.got = []
+        self.probes = 0
+        #: Answer probes (False: a worker whose reader has not matched the node's writer yet).
+        self.hears_probes = True
         self.mode = mode
         self.delay = delay
         self.model = model
@@ -132,6 +135,13 @@ class FakeWorker:
 
     def _on_chunk(self, data):
         msg = cdr.decode(data)
+        if proto.is_probe(msg):         # alive: probes are answered in every mode
+            self.probes += 1
+            if not self.hears_probes:
+                return
+            self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id, proto.READY,
+                                              'ready'))
+            return
         self.got.append(msg)
         if self.mode == 'refuse':
             self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id, 'invalid',

@@ -50,6 +50,12 @@ def test_heartbeat_chunks_and_refusals():
         info = proto.parse_json(beats[-1])
         assert info['fingerprint'] == model_fingerprint(MODEL)
         assert info['node'] == '/parallel_dynamics_worker' and info['joints'] == MODEL.joint_names
+        probe = proto.worker_probe_id('/a_node')
+        pub.publish(cdr.encode_probe(1, 2, probe))      # answered 'ready', not an error
+        assert wait_for(lambda: probe in replies, 10.0)
+        assert proto.parse_error(replies[probe])[0] == proto.READY
+        assert proto.probed_worker(proto.parse_chunk_id(probe)[0]) == '/a_node'
+        assert worker._errors == 0 and worker._chunks == 0
         rng = np.random.default_rng(0)
         q = np.array([MODEL.random_configuration(rng) for _ in range(50)])
         qd, qdd = rng.normal(size=q.shape), rng.normal(size=q.shape)

@@ -102,6 +102,26 @@ def test_a_worker_whose_answers_cannot_arrive_yet_gets_no_chunks():
         assert len(fake.got) == 1 and node.stats['chunks_answered'] == 1
 
 
+def test_a_worker_is_used_only_once_its_probe_came_back():
+    """Matched both ways by the node's view, but the probes unanswered: no chunk until one is."""
+    with RosGraph() as graph:
+        node = _service(graph, scheme='workers', min_chunk=10, worker_timeout=0.3)
+        fake = FakeWorker(graph, 'deaf_worker', 'slow')
+        fake.hears_probes = False
+        client = Client(graph, 'client_deaf')
+        client.connect()
+        assert wait_for(lambda: fake.probes >= 3, 10.0)      # probed again every 0.2 s
+        q, qd, qdd = states(100, 17)
+        assert _exact(client.wait(client.send(q, qd, qdd)).effort, q, qd, qdd)
+        assert node.workers.live() == [] and fake.got == []
+        assert node.stats['chunks_sent'] == 0 and node.stats['worker_timeouts'] == 0
+        fake.hears_probes = True
+        assert wait_for(lambda: _names(node) == ['/deaf_worker'], 10.0)
+        assert _exact(client.wait(client.send(q, qd, qdd)).effort, q, qd, qdd)
+        assert len(fake.got) == 1 and node.stats['chunks_answered'] == 1
+        assert node.stats['late_answers'] == 0      # later probe answers are not late chunks
+
+
 def test_a_real_worker_says_its_answers_reach_the_node():
     """The worker process's heartbeat counts its response writer's matched readers."""
     proc = start_worker('pd_worker_replies')

@@ -79,6 +79,8 @@ WORKER_LOST_AFTER = 2.0
 ERROR_CODES = ('invalid', 'too_large', 'busy', 'failed')
 #: Code of the answer to a probe (a request with no points and no joint names).
 READY = 'ready'
+#: Token prefix of a worker probe's chunk id (request tokens are hexadecimal).
+PROBE_TOKEN = 'probe'
 
 
 def format_id(frame_id, sec, nanosec):
@@ -185,6 +187,48 @@ def chunk_id(token, index, friction):
 
     """
     return f'{token}:{int(index)}:{int(bool(friction))}'
+
+
+def worker_probe_id(worker):
+    """
+    Build the chunk id of a probe sent to a worker.
+
+    A worker is used only once the answer to such a probe came back: the
+    node's chunk writer seeing the worker's reader does not mean the reader
+    sees the writer yet, and a chunk sent before that match arrives only
+    with the writer's next reliability heartbeat (seconds), past the
+    ``worker_timeout``.
+
+    Parameters
+    ----------
+    worker : str
+        The worker's fully qualified node name.
+
+    Returns
+    -------
+    str
+        ``probe<worker>:0:0``.
+
+    """
+    return chunk_id(PROBE_TOKEN + worker, 0, False)
+
+
+def probed_worker(token):
+    """
+    Give the worker a probe's token names (None for a request's token).
+
+    Parameters
+    ----------
+    token : str
+        The token of a chunk id (:func:`parse_chunk_id`).
+
+    Returns
+    -------
+    str or None
+        The worker's fully qualified node name.
+
+    """
+    return token[len(PROBE_TOKEN):] if token.startswith(PROBE_TOKEN + '/') else None
 
 
 def parse_chunk_id(frame_id):

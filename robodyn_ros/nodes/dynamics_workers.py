@@ -58,6 +58,10 @@ class Worker:
     late: int = 0
     #: Its heartbeat says its answers reach a node (its response writer is matched).
     replies: bool = True
+    #: A probe came back: chunks sent now reach it (:func:`~.dynamics_protocol.worker_probe_id`).
+    ready: bool = False
+    #: When the last probe went out [s, monotonic].
+    probed: float = -1e9
 
 
 class WorkerPool:
@@ -167,7 +171,26 @@ class WorkerPool:
         for w in lost:
             self._drop(w, 'lost (no heartbeat for '
                           f'{proto.WORKER_LOST_AFTER:g} s)')
-        return [w for w in workers if self._subscribed(w)]
+        return [w for w in workers if w.ready and self._subscribed(w)]
+
+    def _probe(self, now):
+        """Send a probe to every matched worker whose probe has not come back (every 0.2 s)."""
+        with self._lock:
+            waiting = [w for w in self._workers.values() if not w.ready]
+        for w in waiting:
+            if now - w.probed < 0.2 or not self._subscribed(w):
+                continue
+            w.probed = now
+            with w.lock:
+                if w.publisher is not None:
+                    w.publisher.publish(cdr.encode_probe(0, 0, proto.worker_probe_id(w.name)))
+
+    def _on_probe(self, name):
+        with self._lock:
+            worker = self._workers.get(name)
+        if worker is not None and not worker.ready:
+            worker.ready = True
+            self._node.get_logger().info(f'worker {name} answers: in use')
 
     def _subscribed(self, worker):
         with worker.lock:
@@ -249,6 +272,10 @@ class WorkerPool:
             token, index, _ = proto.parse_chunk_id(frame_id)
         except ValueError:
             return
+        probed = proto.probed_worker(token)
+        if probed is not None:          # any answer to a probe (ready, or an older worker's
+            self._on_probe(probed)      # 'invalid'): the path works both ways
+            return
         job, chunk = self.table.answer(token, index)
         if job is None:
             self._count('late_answers')
@@ -287,6 +314,7 @@ class WorkerPool:
         if now - self._last_live > 0.2:
             self._last_live = now
             self.live()
+        self._probe(now)
         for job, chunk in self.table.overdue(now):
             with self._lock:
                 worker = self._workers.get(chunk.worker)

@@ -117,6 +117,9 @@ class ParallelDynamicsWorker(Node):
         try:
             _, _, friction = proto.parse_chunk_id(frame_id)
             msg = cdr.decode(data)
+            if proto.is_probe(msg):     # the node checks the path: answered, not counted
+                self._pub.publish(cdr.encode_error(sec, nanosec, frame_id, proto.READY, 'ready'))
+                return
             if msg.is_error:
                 raise ValueError('no points')
             q, qd, qdd, order = proto.request_states(msg, self._model.joint_names)
