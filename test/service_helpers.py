@@ -139,8 +139,7 @@ class FakeWorker:
             self.probes += 1
             if not self.hears_probes:
                 return
-            self.out.publish(cdr.encode_error(msg.sec, msg.nanosec, msg.frame_id, proto.READY,
-                                              'ready'))
+            self.out.publish(proto.ready_answer(msg.sec, msg.nanosec, msg.frame_id))
             return
         self.got.append(msg)
         if self.mode == 'refuse':

@@ -51,7 +51,7 @@ import numpy as np
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from .dynamics_cdr import read_header
+from .dynamics_cdr import encode_error, read_header
 
 REQUEST_TOPIC = 'dynamics/request'
 RESPONSE_TOPIC = 'dynamics/response'
@@ -187,6 +187,28 @@ def chunk_id(token, index, friction):
 
     """
     return f'{token}:{int(index)}:{int(bool(friction))}'
+
+
+def ready_answer(sec, nanosec, frame_id, message='ready'):
+    """
+    Serialize the answer to a probe: code :data:`READY`, not an error, not counted.
+
+    Parameters
+    ----------
+    sec, nanosec : int
+        The probe's header stamp.
+    frame_id : str
+        The probe's frame id.
+    message : str
+        Who answers.
+
+    Returns
+    -------
+    bytes
+        The serialized answer.
+
+    """
+    return encode_error(sec, nanosec, frame_id, READY, message)
 
 
 def worker_probe_id(worker):

@@ -225,8 +225,7 @@ class ParallelDynamicsNode(Node):
         try:
             msg = cdr.decode(data)
             if proto.is_probe(msg):     # a client checks that answers reach it
-                self._publish(cdr.encode_error(sec, nanosec, frame_id, proto.READY,
-                                               'the service answers'))
+                self._publish(proto.ready_answer(sec, nanosec, frame_id, 'the service answers'))
                 return
             if msg.is_error:
                 raise ValueError('no points')

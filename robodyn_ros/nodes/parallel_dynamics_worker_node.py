@@ -118,7 +118,7 @@ class ParallelDynamicsWorker(Node):
             _, _, friction = proto.parse_chunk_id(frame_id)
             msg = cdr.decode(data)
             if proto.is_probe(msg):     # the node checks the path: answered, not counted
-                self._pub.publish(cdr.encode_error(sec, nanosec, frame_id, proto.READY, 'ready'))
+                self._pub.publish(proto.ready_answer(sec, nanosec, frame_id))
                 return
             if msg.is_error:
                 raise ValueError('no points')

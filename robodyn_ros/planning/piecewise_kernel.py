@@ -53,13 +53,7 @@ def _segment(breaks, t):
             lo = mid + 1
         else:
             hi = mid
-    k = lo - 1
-    last = breaks.shape[0] - 2
-    if k < 0:
-        return 0
-    if k > last:
-        return last
-    return k
+    return min(max(lo - 1, 0), breaks.shape[0] - 2)
 
 
 def _fill(breaks, tables, times, out):
