@@ -148,12 +148,10 @@ def test_axis_aligned_robot_needs_far_fewer_operations():
     assert aligned['add'] < 0.5 * general['add']
 
 
-def test_generation_is_fast_and_kernels_complete():
-    import time
+def test_generation_completes_every_kernel():
+    # No bound on its time: a timed assert fails on a loaded machine, not on slow code.
     model = load_robot('panda')
-    t0 = time.perf_counter()
     gen = generate(model)
-    assert time.perf_counter() - t0 < 5.0   # generous bound on generation, not a benchmark
     for key in ('inverse_dynamics', 'gravity', 'mass_matrix', 'forward_dynamics'):
         assert gen.op_counts[key]['mul'] > 0
     assert op_counts(model)['rne'] == gen.op_counts['rne']

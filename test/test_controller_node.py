@@ -52,6 +52,7 @@ class _Probe:
     def __init__(self, graph, command_topic='joint_commands', command_type=JointState):
         self.node = graph.add(rclpy.create_node('probe', context=graph.context))
         self.commands, self.diags, self.errors, self.masses = [], [], [], []
+        self.estimates = []
         # A deep history: under load the executor may fall behind, and a keep-last
         # history that overflows can leave its newest sample unannounced until the
         # next one arrives (seen with the zero of a deactivation).
@@ -62,6 +63,8 @@ class _Probe:
                                       self.errors.append, 50)
         self.node.create_subscription(Float64, 'controller/payload_estimate',
                                       self.masses.append, 50)
+        self.node.create_subscription(Float64MultiArray, 'controller/estimates',
+                                      self.estimates.append, 50)
         self.states = self.node.create_publisher(JointState, 'joint_states', 10)
         self.trajectories = self.node.create_publisher(JointTrajectory, 'planned_trajectory',
                                                        TRAJECTORY_QOS)
@@ -120,6 +123,8 @@ def test_holds_the_first_position_against_gravity():
         assert list(probe.commands[-1].name) == NAMES
         assert wait_for(lambda: probe.errors, 3.0)
         assert np.allclose(probe.errors[-1].position, 0.0)
+        assert list(probe.errors[-1].name) == NAMES and len(probe.errors[-1].velocity) == 0
+        assert np.allclose(probe.errors[-1].effort, expected, atol=1e-9)   # the torque sent
         assert node.controller.dynamics.backend in ('codegen', 'numpy')
 
 
@@ -252,6 +257,13 @@ def test_forward_command_output_deactivation_and_reactivation():
         assert wait_for(lambda: probe.commands and any(probe.commands[-1].data), 3.0)
         assert len(probe.commands[-1].data) == 3
         assert wait_for(lambda: probe.masses, 3.0) and probe.masses[-1].data == 0.5
+        assert wait_for(lambda: probe.estimates, 3.0)
+        est = node.controller.estimates()            # every estimate, labelled, in order
+        layout = probe.estimates[-1].layout.dim
+        assert [(d.label, d.size, d.stride) for d in layout] == [
+            (k, np.size(v), np.size(v)) for k, v in est.items()]
+        at = list(est).index('payload_mass')
+        assert probe.estimates[-1].data[sum(d.size for d in layout[:at])] == 0.5
         node.trigger_deactivate()
         # The probe's executor may still be taking older commands: wait for the last one,
         # the gravity torque of the measured position (a forward command controller keeps

@@ -19,11 +19,11 @@ import struct
 import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
-from robodyn_ros.nodes.joint_state_cdr import (decode_joint_state, Float64ArrayEncoder,
-                                               JointStateEncoder, JointStateView,
-                                               read_joint_state)
+from robodyn_ros.nodes.joint_state_cdr import (decode_joint_state, encode_float64,
+                                               Float64ArrayEncoder, JointStateEncoder,
+                                               JointStateView, read_joint_state)
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray
+from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
 
 
 def _random_state(rng):
@@ -134,6 +134,38 @@ def test_encoder_with_several_fields():
     assert view.position.size == 0 and view.velocity.tolist() == qd.tolist()
     with pytest.raises(ValueError):
         JointStateEncoder(names, fields=('torque',))
+
+
+@pytest.mark.parametrize('layout', [(('payload_mass', 1),),
+                                    (('theta', 4), ('a', 1), ('gains_of_joint_3', 6)),
+                                    (('x', 0), ('yz', 2))])
+def test_labelled_array_encoder_gives_what_rclpy_reads(layout):
+    """Labels, sizes and strides as a message built field by field; values exact."""
+    size = sum(count for _, count in layout)
+    enc = Float64ArrayEncoder(size, layout)
+    rng = np.random.default_rng(size)
+    for _ in range(3):
+        values = rng.normal(size=size) * 10.0 ** rng.integers(-9, 9, size=size)
+        out = deserialize_message(enc.encode(values), Float64MultiArray)
+        assert np.array_equal(np.asarray(out.data), values)
+        assert [(d.label, d.size, d.stride) for d in out.layout.dim] == [
+            (label, count, count) for label, count in layout]
+        msg = Float64MultiArray(data=values.tolist())
+        msg.layout.dim = [MultiArrayDimension(label=label, size=count, stride=count)
+                          for label, count in layout]
+        theirs = serialize_message(msg)
+        ours = enc.encode(values)
+        assert len(ours) == len(theirs)
+        assert all(a == b or a == 0 for a, b in zip(ours, theirs))  # up to padding
+    with pytest.raises(ValueError):
+        Float64ArrayEncoder(size + 1, layout)
+
+
+def test_float64_encoder_equals_rclpy():
+    """A std_msgs/Float64 byte for byte, NaN and infinities included."""
+    for value in (0.0, -1.5, 1.938, 1e-300, float('inf'), -float('inf')):
+        assert encode_float64(value) == serialize_message(Float64(data=value))
+    assert np.isnan(deserialize_message(encode_float64(float('nan')), Float64).data)
 
 
 def _big_endian_joint_state(names, position):

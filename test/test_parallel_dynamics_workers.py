@@ -160,6 +160,29 @@ def test_silent_or_refusing_worker_is_covered(mode):
                                         for d in client.diags for s in d.status), 5.0)
 
 
+def test_the_pool_checks_often_only_while_chunks_are_out():
+    """Idle, the pool's check (an executor wake) runs every 0.2 s; with chunks out, 20 ms."""
+    from robodyn_ros.nodes import dynamics_workers as workers
+
+    def period():
+        return node.workers._timer.timer_period_ns * 1e-9
+
+    with RosGraph() as graph:
+        node = _service(graph, scheme='workers', min_chunk=10, worker_timeout=0.5)
+        fake = FakeWorker(graph, 'idle_worker', 'silent')
+        client = Client(graph, 'client_idle')
+        client.connect()
+        assert wait_for(lambda: len(node.workers.live()) == 1, 10.0)
+        assert period() == pytest.approx(workers.CHECK_IDLE)
+        q, qd, qdd = states(40, 15)
+        rid = client.send(q, qd, qdd)
+        assert wait_for(lambda: len(fake.got) == 1, 5.0)
+        assert period() == pytest.approx(workers.CHECK_BUSY)     # its deadline is watched
+        assert _exact(client.wait(rid).effort, q, qd, qdd)
+        assert node.stats['worker_timeouts'] == 1
+        assert wait_for(lambda: period() == pytest.approx(workers.CHECK_IDLE), 2.0)
+
+
 def test_slow_but_alive_worker_is_kept_and_its_late_answer_ignored():
     """An answer after the timeout: computed here once, the late answer dropped, worker kept."""
     with RosGraph() as graph:

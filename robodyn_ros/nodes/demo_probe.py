@@ -16,7 +16,10 @@
 The demo's probe: one rclpy node that records, drives lifecycles and sends goals.
 
 Used by :mod:`robodyn_ros.demo.session` (``robodyn demo``). It subscribes to
-the demo's topics with raw (serialized) callbacks, hands every message to a
+the demo's topics raw (serialized): the streams (``joint_states``,
+``joint_commands``) and the status topics (``diagnostics``, each law's error
+and estimates) are taken in batches by a thread every 10 ms, the rest by
+executor callbacks. It hands every message to a
 :class:`robodyn_ros.demo.recording.McapRecorder` and the ones the report
 needs, converted to arrays, to a :class:`robodyn_ros.demo.store.RunLog`;
 it calls the ``change_state`` services of lifecycle nodes and publishes
@@ -53,11 +56,14 @@ DRAIN_PERIOD = 0.01
 #: Recorded topics (relative name, type, QoS); controller topics are added per law.
 STREAMS = ('joint_states', 'joint_commands')
 TOPICS = (('planned_trajectory', JointTrajectory, LATCHED),
-          ('planner/goal', JointTrajectory, RELIABLE),
-          ('diagnostics', DiagnosticArray, RELIABLE), ('dynamics/info', String, LATCHED))
-CONTROLLER_TOPICS = (('tracking_error', JointState, RELIABLE),
-                     ('payload_estimate', Float64, RELIABLE),
-                     ('estimates', Float64MultiArray, RELIABLE))
+          ('planner/goal', JointTrajectory, RELIABLE), ('dynamics/info', String, LATCHED))
+#: Status topics at up to 100 Hz each: taken in batches by the same thread, 2 s deep
+#: (through the executor each message costs about a millisecond of Python here).
+BATCHED = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+BATCHED_TOPICS = (('diagnostics', DiagnosticArray, BATCHED),)
+CONTROLLER_TOPICS = (('tracking_error', JointState, BATCHED),
+                     ('payload_estimate', Float64, BATCHED),
+                     ('estimates', Float64MultiArray, BATCHED))
 
 
 def _type_name(cls):
@@ -89,9 +95,9 @@ class DemoProbe(Node):
         self.log = log
         self.recorder = recorder
         log.state_decoder = self._decode_state
-        topics = list(TOPICS)
+        batched = list(BATCHED_TOPICS)
         for name in controllers:
-            topics += [(f'{name}/{t}', c, q) for t, c, q in CONTROLLER_TOPICS]
+            batched += [(f'{name}/{t}', c, q) for t, c, q in CONTROLLER_TOPICS]
         self._subs = []
         self._streams = []
         for topic in STREAMS:
@@ -99,10 +105,15 @@ class DemoProbe(Node):
             if recorder is not None:
                 recorder.add_channel(stream.topic, _type_name(JointState))
             self._streams.append((stream, self._stream_handler(topic, stream.topic)))
+        for topic, cls, qos in batched:
+            stream = SampledTopic(self, cls, topic, qos, raw=True)
+            if recorder is not None:
+                recorder.add_channel(stream.topic, _type_name(cls))
+            self._streams.append((stream, self._callback(stream.topic, cls, topic)))
         self._draining = True
         self._drainer = threading.Thread(target=self._drain, daemon=True)
         self._drainer.start()
-        for topic, cls, qos in topics:
+        for topic, cls, qos in TOPICS:
             full = self.resolve_topic_name(topic)
             if recorder is not None:
                 recorder.add_channel(full, _type_name(cls))
@@ -142,8 +153,8 @@ class DemoProbe(Node):
     def _callback(self, full, cls, topic):
         handler = self._handler(topic, cls)
 
-        def receive(data):
-            now = time.time_ns()
+        def receive(data, received=None):
+            now = time.time_ns() if received is None else int(received * 1e9)
             if self.recorder is not None:
                 self.recorder.write(full, data, now)
             if handler is not None:

@@ -45,6 +45,14 @@ from ..errors import RobodynError
 from ..parallel.chunks import ChunkTable, Job
 from ..parallel.service import split_rows
 
+#: Period of the pool's check while chunks are out [s] (their deadlines' resolution).
+CHECK_BUSY = 0.02
+#: Period of the check with nothing out [s] (membership and probes).
+CHECK_IDLE = 0.2
+#: Least time between two probes of a worker, and between two membership checks [s]
+#: (a little under CHECK_IDLE: an idle check that comes early still does both).
+PROBE_EVERY = 0.18
+
 
 @dataclass
 class Worker:
@@ -101,7 +109,12 @@ class WorkerPool:
                                  callback_group=group)
         node.create_subscription(JointTrajectory, proto.CHUNK_RESPONSE_TOPIC, self._on_chunk,
                                  proto.DATA_QOS, callback_group=group, raw=True)
-        node.create_timer(0.02, self._check, callback_group=MutuallyExclusiveCallbackGroup())
+        # Every executor wake costs a few hundred microseconds of rclpy's Python whatever
+        # the callback does: the check runs every CHECK_BUSY only while jobs are out.
+        self._period_lock = threading.Lock()
+        self._busy = False
+        self._timer = node.create_timer(CHECK_IDLE, self._check,
+                                        callback_group=MutuallyExclusiveCallbackGroup())
 
     def stats(self):
         """
@@ -178,7 +191,7 @@ class WorkerPool:
         with self._lock:
             waiting = [w for w in self._workers.values() if not w.ready]
         for w in waiting:
-            if now - w.probed < 0.2 or not self._subscribed(w):
+            if now - w.probed < PROBE_EVERY or not self._subscribed(w):
                 continue
             w.probed = now
             with w.lock:
@@ -264,7 +277,23 @@ class WorkerPool:
                 owned, owned_chunk = self.table.take_over(job.token, chunk.index)
                 if owned is not None:
                     self._local(owned, owned_chunk, f'not sent to {worker.name} ({error})')
+        self._pace(True)
         return True
+
+    def _pace(self, busy):
+        """Run the check every CHECK_BUSY while jobs are out, else every CHECK_IDLE."""
+        with self._period_lock:
+            busy = busy or len(self.table) > 0
+            if busy == self._busy:
+                return
+            self._busy = busy
+            self._timer.timer_period_ns = int((CHECK_BUSY if busy else CHECK_IDLE) * 1e9)
+            if not busy:
+                return
+            self._timer.reset()             # the next check one CHECK_BUSY from now,
+        executor = self._node.executor     # and a wait under way learns of it
+        if executor is not None:
+            executor.wake()
 
     def _on_chunk(self, data):
         try:
@@ -311,7 +340,7 @@ class WorkerPool:
 
     def _check(self):
         now = time.monotonic()
-        if now - self._last_live > 0.2:
+        if now - self._last_live > PROBE_EVERY:
             self._last_live = now
             self.live()
         self._probe(now)
@@ -325,6 +354,7 @@ class WorkerPool:
             self._local(job, chunk, f'worker {chunk.worker} did not answer within the '
                                     'worker_timeout (the worker is kept while it sends '
                                     'heartbeats)')
+        self._pace(False)
 
     def incident(self, text):
         """

@@ -28,8 +28,9 @@ messages' serialized form (little-endian plain CDR, the ROS 2 default) with
   from the bytes a raw subscription takes (None for an encoding it does not
   read), and :func:`read_joint_state` hands those to ``rclpy.serialization``;
 * :class:`JointStateEncoder` and :class:`Float64ArrayEncoder` fill a
-  prepared template with a stamp and values; the bytes go to
-  ``Publisher.publish``, which accepts serialized messages.
+  prepared template with a stamp and values, :func:`encode_float64` writes
+  a ``std_msgs/Float64``; the bytes go to ``Publisher.publish``, which
+  accepts serialized messages.
 
 Both are checked against ``rclpy.serialization`` in the tests.
 """
@@ -42,6 +43,7 @@ import numpy as np
 CDR_LE = b'\x00\x01\x00\x00'
 _U32 = struct.Struct('<I')
 _STAMP = struct.Struct('<iI')
+_F64 = struct.Struct('<d')
 
 
 class JointStateView:
@@ -266,18 +268,28 @@ class JointStateEncoder:
 
 class Float64ArrayEncoder:
     """
-    Serialized ``std_msgs/Float64MultiArray`` with an empty layout.
+    Serialized ``std_msgs/Float64MultiArray``, its layout fixed.
 
     Parameters
     ----------
     size : int
         Number of values.
+    layout : sequence of tuple, optional
+        ``(label, count)`` of each dimension (its stride is its count), the
+        counts adding up to ``size``; empty (default): no dimensions.
 
     """
 
-    def __init__(self, size):
+    def __init__(self, size, layout=()):
+        self.layout = tuple((str(label), int(count)) for label, count in layout)
+        if self.layout and sum(count for _, count in self.layout) != size:
+            raise ValueError(f'layout {self.layout} does not hold {size} values')
         w = _Writer()
-        w.u32(0)                            # layout.dim: empty
+        w.u32(len(self.layout))             # layout.dim
+        for label, count in self.layout:
+            w.string(label)
+            w.u32(count)                    # size
+            w.u32(count)                    # stride
         w.u32(0)                            # layout.data_offset
         offset = w.doubles_slot(size)
         self._buf = w.buf
@@ -300,3 +312,21 @@ class Float64ArrayEncoder:
         """
         self._view[:] = values
         return bytes(self._buf)
+
+
+def encode_float64(value):
+    """
+    Serialize a ``std_msgs/Float64``.
+
+    Parameters
+    ----------
+    value : float
+        The value.
+
+    Returns
+    -------
+    bytes
+        The serialized message.
+
+    """
+    return CDR_LE + _F64.pack(value)

@@ -19,15 +19,17 @@ Shared by the ``controller`` node and the one-process ``control_loop``:
 ``~/tracking_error`` (sensor_msgs/JointState: position = ``q_ref - q``,
 effort = the torque), ``~/payload_estimate`` (std_msgs/Float64, laws with
 load estimation) and ``~/estimates`` (std_msgs/Float64MultiArray, every
-estimate, labelled), as lifecycle publishers of the node.
+estimate, labelled), as lifecycle publishers of the node. The messages are
+written serialized from templates (:mod:`.joint_state_cdr`).
 """
 
 import numpy as np
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64, Float64MultiArray, MultiArrayDimension
+from std_msgs.msg import Float64, Float64MultiArray
 
 from .conversions import joint_state_msg
 from .gil_free_publisher import GilFreePublisher
+from .joint_state_cdr import encode_float64, Float64ArrayEncoder, JointStateEncoder
 
 
 class LawStatus:
@@ -52,6 +54,8 @@ class LawStatus:
         self.publishers = [self.error, self.mass, self.estimates]
         # The writes run without the GIL: a blocked one stops only the publishing thread.
         self._error, self._mass, self._estimates = (GilFreePublisher(p) for p in self.publishers)
+        self._error_enc = JointStateEncoder(self.joint_names, fields=('position', 'effort'))
+        self._estimates_enc = None
 
     def publish(self, controller, status, tau, stamp):
         """
@@ -69,21 +73,26 @@ class LawStatus:
             Header stamp.
 
         """
-        if status.error is not None and status.error.size == controller.n:
-            self._error.publish(joint_state_msg(self.joint_names, stamp,
-                                                position=status.error, effort=tau))
+        n = len(self.joint_names)
+        error = status.error
+        if error is not None and error.size == controller.n:
+            if error.size == n and np.size(tau) == n:     # serialized from a template
+                stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
+                self._error.publish(self._error_enc.encode(stamp_ns, error, tau))
+            else:
+                self._error.publish(joint_state_msg(self.joint_names, stamp,
+                                                    position=error, effort=tau))
         est = controller.estimates()
         if not est:
             return
         if 'payload_mass' in est:
-            self._mass.publish(Float64(data=float(est['payload_mass'])))
-        msg = Float64MultiArray()
-        for key, value in est.items():
-            arr = np.atleast_1d(np.asarray(value, dtype=float))
-            msg.layout.dim.append(MultiArrayDimension(label=key, size=arr.size,
-                                                      stride=arr.size))
-            msg.data.extend(arr.tolist())
-        self._estimates.publish(msg)
+            self._mass.publish(encode_float64(float(est['payload_mass'])))
+        arrays = [np.ravel(np.asarray(value, dtype=float)) for value in est.values()]
+        layout = tuple(zip(est, (a.size for a in arrays)))
+        enc = self._estimates_enc
+        if enc is None or enc.layout != layout:
+            enc = self._estimates_enc = Float64ArrayEncoder(sum(a.size for a in arrays), layout)
+        self._estimates.publish(enc.encode(np.concatenate(arrays) if arrays else ()))
 
     def destroy(self):
         """Destroy the publishers."""
