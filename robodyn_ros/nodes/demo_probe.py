@@ -17,9 +17,8 @@ The demo's probe: one rclpy node that records, drives lifecycles and sends goals
 
 Used by :mod:`robodyn_ros.demo.session` (``robodyn demo``). It subscribes to
 the demo's topics raw (serialized): the streams (``joint_states``,
-``joint_commands``) and the status topics (``diagnostics``, each law's error
-and estimates) are taken in batches by a thread every 10 ms, the rest by
-executor callbacks. It hands every message to a
+``joint_commands``) and each law's error and estimates are taken in batches
+by a thread every 10 ms, the rest by executor callbacks. It hands every message to a
 :class:`robodyn_ros.demo.recording.McapRecorder` and the ones the report
 needs, converted to arrays, to a :class:`robodyn_ros.demo.store.RunLog`;
 it calls the ``change_state`` services of lifecycle nodes and publishes
@@ -55,12 +54,14 @@ STREAM = QoSProfile(depth=2000, reliability=ReliabilityPolicy.BEST_EFFORT)
 DRAIN_PERIOD = 0.01
 #: Recorded topics (relative name, type, QoS); controller topics are added per law.
 STREAMS = ('joint_states', 'joint_commands')
+#: ``diagnostics`` stays on the executor: a few messages a second, and the fault cases read
+#: a node's newest status as soon as its transition has answered (the same executor).
 TOPICS = (('planned_trajectory', JointTrajectory, LATCHED),
-          ('planner/goal', JointTrajectory, RELIABLE), ('dynamics/info', String, LATCHED))
-#: Status topics at up to 100 Hz each: taken in batches by the same thread, 2 s deep
+          ('planner/goal', JointTrajectory, RELIABLE),
+          ('diagnostics', DiagnosticArray, RELIABLE), ('dynamics/info', String, LATCHED))
+#: Each law's status topics, 100 Hz each: taken in batches by the same thread, 2 s deep
 #: (through the executor each message costs about a millisecond of Python here).
 BATCHED = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
-BATCHED_TOPICS = (('diagnostics', DiagnosticArray, BATCHED),)
 CONTROLLER_TOPICS = (('tracking_error', JointState, BATCHED),
                      ('payload_estimate', Float64, BATCHED),
                      ('estimates', Float64MultiArray, BATCHED))
@@ -95,9 +96,8 @@ class DemoProbe(Node):
         self.log = log
         self.recorder = recorder
         log.state_decoder = self._decode_state
-        batched = list(BATCHED_TOPICS)
-        for name in controllers:
-            batched += [(f'{name}/{t}', c, q) for t, c, q in CONTROLLER_TOPICS]
+        batched = [(f'{name}/{t}', c, q) for name in controllers
+                   for t, c, q in CONTROLLER_TOPICS]
         self._subs = []
         self._streams = []
         for topic in STREAMS:
