@@ -190,12 +190,10 @@ class CurrentCommand(OutputLimits):
             Currents and flags.
 
         """
-        n = len(q)
-        zero = np.zeros(n, dtype=bool)
         if command is None:
-            z = np.zeros(n)
+            z, zero = np.zeros(len(q)), np.zeros(len(q), dtype=bool)
             return CurrentResult(z, z, z, zero, zero, zero)
-        fric = np.zeros(n) if friction is None else friction
+        fric = np.zeros(len(q)) if friction is None else friction
         fast = COMPILED.get()
         if fast is not None:   # the loop form, compiled (current_kernel): the same numbers
             try:
