@@ -17,6 +17,7 @@
 import json
 import socket
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -130,3 +131,28 @@ def test_control_channel_round_trip():
         chan.close()
     with pytest.raises(TimeoutError, match='did not answer'):
         control_request(chan.port, {'cmd': 'status'}, timeout=0.2)
+
+
+def test_control_request_takes_only_the_boards_answer():
+    """A datagram from another sender (a DDS peer's RTPS packet) is skipped, not parsed."""
+    board = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    stray = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    board.bind(('127.0.0.1', 0))
+    board.settimeout(5.0)
+
+    def serve():
+        data, client = board.recvfrom(4096)
+        stray.sendto(b'RTPS\x02\x03\x01\x0f\x01\x02\x03\xfd\xff binary', client)
+        time.sleep(0.05)                       # the stray datagram arrives first
+        board.sendto(json.dumps({'ok': True, 'echo': json.loads(data)['cmd']}).encode(),
+                     client)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        assert control_request(board.getsockname()[1], {'cmd': 'status'}, timeout=5.0) == {
+            'ok': True, 'echo': 'status'}
+    finally:
+        thread.join()
+        board.close()
+        stray.close()

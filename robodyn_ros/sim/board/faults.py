@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import json
 import math
 import socket
+import time
 
 FAULT_PARAMS = {
     'drop': {'rate': 1.0, 'direction': 'both'},
@@ -412,11 +413,20 @@ def control_request(port, request, timeout=2.0):
         If the board does not answer.
 
     """
+    board = ('127.0.0.1', int(port))
+    deadline = time.monotonic() + timeout
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        sock.settimeout(timeout)
-        sock.sendto(json.dumps(request).encode('utf-8'), ('127.0.0.1', int(port)))
-        try:
-            data, _ = sock.recvfrom(1 << 20)
-        except socket.timeout:
-            raise TimeoutError(f'simulated board control port {port} did not answer') from None
-    return json.loads(data.decode('utf-8'))
+        sock.sendto(json.dumps(request).encode('utf-8'), board)
+        while True:
+            # Only the board's answer counts: this socket's ephemeral port may be one that
+            # DDS peers still send to (their unicast ports lie in the ephemeral range).
+            sock.settimeout(max(1e-3, deadline - time.monotonic()))
+            try:
+                data, sender = sock.recvfrom(1 << 20)
+            except socket.timeout:
+                raise TimeoutError(f'simulated board control port {port} did not answer'
+                                   ) from None
+            if sender == board:
+                return json.loads(data.decode('utf-8'))
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f'simulated board control port {port} did not answer')
