@@ -176,8 +176,10 @@ def test_the_pool_checks_often_only_while_chunks_are_out():
         assert period() == pytest.approx(workers.CHECK_IDLE)
         q, qd, qdd = states(40, 15)
         rid = client.send(q, qd, qdd)
+        # Busy from the dispatch's end (the worker may have its chunk a moment before)
+        # until the timeout's answer 0.5 s later: a 20 ms poll cannot miss it.
+        assert wait_for(lambda: period() == pytest.approx(workers.CHECK_BUSY), 5.0)
         assert wait_for(lambda: len(fake.got) == 1, 5.0)
-        assert period() == pytest.approx(workers.CHECK_BUSY)     # its deadline is watched
         assert _exact(client.wait(rid).effort, q, qd, qdd)
         assert node.stats['worker_timeouts'] == 1
         assert wait_for(lambda: period() == pytest.approx(workers.CHECK_IDLE), 2.0)
