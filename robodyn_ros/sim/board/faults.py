@@ -417,16 +417,16 @@ def control_request(port, request, timeout=2.0):
     deadline = time.monotonic() + timeout
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         sock.sendto(json.dumps(request).encode('utf-8'), board)
-        while True:
-            # Only the board's answer counts: this socket's ephemeral port may be one that
-            # DDS peers still send to (their unicast ports lie in the ephemeral range).
-            sock.settimeout(max(1e-3, deadline - time.monotonic()))
+        # Only the board's answer counts: this socket's ephemeral port may be one that
+        # DDS peers still send to (their unicast ports lie in the ephemeral range).
+        left = timeout
+        while left > 0.0:
+            sock.settimeout(left)
             try:
                 data, sender = sock.recvfrom(1 << 20)
             except socket.timeout:
-                raise TimeoutError(f'simulated board control port {port} did not answer'
-                                   ) from None
+                break
             if sender == board:
                 return json.loads(data.decode('utf-8'))
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f'simulated board control port {port} did not answer')
+            left = deadline - time.monotonic()
+    raise TimeoutError(f'simulated board control port {port} did not answer')
