@@ -65,6 +65,23 @@ def pytest_unconfigure(config):
 settings.register_profile('robodyn', derandomize=True, deadline=None)
 settings.load_profile(os.environ.get('ROBODYN_HYPOTHESIS_PROFILE', 'robodyn'))
 
+
+@pytest.fixture(autouse=True)
+def _no_frozen_collector_left():
+    """
+    Fail a test that leaves the garbage collector frozen (a loop not stopped).
+
+    A frozen object is never collected: every node destroyed afterwards in
+    this process would keep its context and DDS participant, and many
+    participants in one process met a Fast DDS deadlock at destruction.
+    """
+    from robodyn_ros.realtime import hygiene
+    before = hygiene._FREEZE['holders']
+    yield
+    left = hygiene._FREEZE['holders'] - before
+    assert left <= 0, f'{left} garbage-collector freeze(s) not released (a loop not stopped)'
+
+
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -14,6 +14,7 @@
 
 """The controller node over a real ROS graph (rclpy, loopback DDS)."""
 
+import gc
 import json
 import math
 import os
@@ -21,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 import numpy as np
@@ -126,6 +128,21 @@ def test_holds_the_first_position_against_gravity():
         assert list(probe.errors[-1].name) == NAMES and len(probe.errors[-1].velocity) == 0
         assert np.allclose(probe.errors[-1].effort, expected, atol=1e-9)   # the torque sent
         assert node.controller.dynamics.backend in ('codegen', 'numpy')
+
+
+@pytest.mark.parametrize('loop', ['thread', 'timer'])
+def test_a_node_destroyed_while_active_is_collected(loop):
+    """An active node's loop freezes the collector; its end gives it back (no leaked context)."""
+    with RosGraph() as g:
+        node = _node(g, loop=loop)
+        probe = _Probe(g)
+        probe.publish_state(Q, count=20)
+        assert probe.last_diag('running')
+        ref, context = weakref.ref(node), weakref.ref(g.context)
+    del g, node, probe
+    gc.collect()
+    assert ref() is None and context() is None
+    assert gc.get_freeze_count() == 0
 
 
 def test_bad_states_stop_the_commands_with_a_release_and_it_recovers():

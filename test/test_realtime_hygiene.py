@@ -18,17 +18,44 @@ import gc
 import os
 import sys
 import threading
+import weakref
 
 import pytest
 
-from robodyn_ros.realtime.hygiene import (GIL_SWITCH_INTERVAL, helper_priority,
-                                          setup_helper_threads, setup_process, setup_thread,
-                                          shorten_gil_switch)
+from robodyn_ros.realtime.hygiene import (freeze_garbage, GIL_SWITCH_INTERVAL,
+                                          helper_priority, setup_helper_threads,
+                                          setup_process, setup_thread,
+                                          shorten_gil_switch, thaw_garbage)
 
 
 def _restore(interval):
     sys.setswitchinterval(interval)
+    thaw_garbage()
+
+
+def test_the_freeze_is_held_until_its_last_holder_releases_it():
+    """A destroyed node is collectable again once no loop of the process runs."""
     gc.unfreeze()
+
+    class Cycle:
+        pass
+
+    first = Cycle()
+    first.me = first                              # only a collection frees a cycle
+    ref = weakref.ref(first)
+    freeze_garbage()
+    freeze_garbage()
+    del first
+    gc.collect()
+    assert ref() is not None and gc.get_freeze_count() > 0   # frozen: never collected
+    assert thaw_garbage() is False                # one holder left
+    gc.collect()
+    assert ref() is not None
+    assert thaw_garbage() is True                 # the last: back to the collector
+    gc.collect()
+    assert ref() is None and gc.get_freeze_count() == 0
+    assert thaw_garbage() is False                # nothing held: nothing to release
+    assert gc.get_freeze_count() == 0
 
 
 def test_the_gil_switch_interval_is_shortened_never_raised():

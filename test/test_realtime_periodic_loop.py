@@ -86,8 +86,8 @@ def test_real_thread_runs_stops_and_reports_errors():
     assert [str(e) for e in errors] == ['boom'] and not bad.running
 
 
-def test_start_freezes_the_garbage_collector():
-    """Objects alive at start leave the collector's full passes."""
+def test_start_freezes_the_garbage_collector_and_stop_gives_it_back():
+    """Objects alive at start leave the collector's full passes until the loop stops."""
     gc.unfreeze()
     loop = PeriodicLoop(0.01, lambda: None)
     loop.start()
@@ -95,7 +95,15 @@ def test_start_freezes_the_garbage_collector():
         assert gc.get_freeze_count() > 0
     finally:
         loop.stop()
-        gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    loop.stop()                                   # a second stop releases nothing more
+    other = PeriodicLoop(0.01, lambda: None)
+    other.start()
+    loop.start()
+    other.stop()
+    assert gc.get_freeze_count() > 0              # the restarted loop still holds it
+    loop.stop()
+    assert gc.get_freeze_count() == 0
 
 
 def test_period_must_be_positive():

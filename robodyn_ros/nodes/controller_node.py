@@ -80,7 +80,7 @@ from ..control.reference import ReferenceSampler
 from ..control.state_check import StatePlausibility
 from ..errors import RobodynError
 from ..friction.models import without_friction
-from ..realtime import freeze_garbage, LoopTiming, PeriodicLoop
+from ..realtime import freeze_garbage, LoopTiming, PeriodicLoop, thaw_garbage
 
 TRAJECTORY_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                             reliability=ReliabilityPolicy.RELIABLE)
@@ -230,7 +230,7 @@ class ControllerNode(LifecycleNode):
         self.cycle.reset()
         self._active = True
         if self.values['loop'] == 'timer':
-            freeze_garbage()
+            freeze_garbage()                  # released with the timer (_drop_timer)
             self._timer = self.create_timer(self.period, self._timer_step)
         else:
             self._loop = PeriodicLoop(self.period, self._loop_step, name='control_loop',
@@ -285,10 +285,19 @@ class ControllerNode(LifecycleNode):
                            else None, **self.timing.stats()}, fh, indent=2)
 
     def destroy_node(self):
-        """Stop the loop thread before the node's entities go away."""
+        """Stop the loop thread (or timer) before the node's entities go away."""
         if self._loop is not None:
             self._loop.stop()
+        with self._lock:
+            self._drop_timer()
         super().destroy_node()
+
+    def _drop_timer(self):
+        """Destroy the loop's timer and release its garbage-collector freeze (under the lock)."""
+        if self._timer is not None:
+            self.destroy_timer(self._timer)
+            self._timer = None
+            thaw_garbage()
 
     @property
     def _looping(self):
@@ -305,9 +314,7 @@ class ControllerNode(LifecycleNode):
             loop.stop()
         with self._lock:
             self._active = False
-            if self._timer is not None:
-                self.destroy_timer(self._timer)
-                self._timer = None
+            self._drop_timer()
             if self.controller is not None:
                 self.controller.fault(reason)
                 self._release_output(q_last=self.cycle.q)

@@ -67,7 +67,7 @@ from ..hardware.board.transports import open_transport
 from ..hardware.errors import CommandRejected
 from ..hardware.interface import HardwareInterface
 from ..hardware.settings import DriverSettings, InterfaceSettings
-from ..realtime.hygiene import setup_process
+from ..realtime.hygiene import setup_process, thaw_garbage
 
 NODE_NAME = 'hardware_interface'
 #: joint_commands: every message is taken at each board cycle; the depth keeps a second
@@ -106,6 +106,7 @@ class HardwareInterfaceNode(LifecycleNode):
         self._cmd_sub = None
         self._diag_timer = None
         self.hygiene = []
+        self._frozen = False           # holds a garbage-collector freeze (setup_process)
         super().__init__(self.NODE_NAME, **kwargs)
         self._values = declare(self, self._parameter_specs(), on_changes=self._on_parameter)
         cia402 = self._values[self.BACKEND_PARAMETER] == 'cia402'
@@ -216,7 +217,10 @@ class HardwareInterfaceNode(LifecycleNode):
         GIL, or a thread holding it preempted would stop the I/O loop for
         milliseconds (see :mod:`robodyn_ros.realtime.hygiene`).
         """
+        if self._frozen:               # a configure again after an error: one hold each
+            thaw_garbage()
         self.hygiene = setup_process() + helper_setup(self._values)
+        self._frozen = True
         for line in self.hygiene:
             self.get_logger().info(f'process: {line}')
 
@@ -337,6 +341,9 @@ class HardwareInterfaceNode(LifecycleNode):
         if self._diag_timer is not None:
             self.destroy_timer(self._diag_timer)
             self._diag_timer = None
+        if self._frozen:               # the I/O loop has stopped: objects back to the collector
+            self._frozen = False
+            thaw_garbage()
 
     # ------------------------------------------------------------------ transitions
     def on_configure(self, state):

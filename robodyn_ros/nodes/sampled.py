@@ -26,7 +26,11 @@ middleware's history (keep-last ``depth``) and takes them when asked, at
 The subscription belongs to a companion node (``<node>_sampler``, same
 namespace and context) that is never added to an executor, so the
 executor never sees it. The topic name is resolved by the owning node, so
-its remappings apply.
+its remappings apply. The companion is destroyed with the owner's
+``destroy_node`` (or :func:`release`): a companion left behind would keep
+its context's DDS participant alive, and many participants in one process
+(a test session creating a context per test) met a Fast DDS deadlock
+between one participant's destruction and another's in-process discovery.
 """
 
 import time
@@ -43,8 +47,37 @@ def _companion(node):
         sampler = Node(f'{node.get_name()}_sampler', namespace=node.get_namespace(),
                        context=node.context, use_global_arguments=False,
                        enable_rosout=False, start_parameter_services=False)
-        comp = _COMPANIONS[key] = (node, sampler, [0])
+        comp = _COMPANIONS[key] = (node, sampler, [0], [])
+        owner_destroy = node.destroy_node
+
+        def destroy_node(*args, **kwargs):
+            try:                             # the owner first: it stops its own threads
+                return owner_destroy(*args, **kwargs)
+            finally:
+                release(node)
+        node.destroy_node = destroy_node     # the owner's destruction takes the companion
     return comp
+
+
+def release(node):
+    """
+    Destroy the companion of ``node`` and its subscriptions (done by ``node.destroy_node``).
+
+    Its :class:`SampledTopic` objects take nothing afterwards.
+
+    Parameters
+    ----------
+    node : rclpy.node.Node
+        The owning node.
+
+    """
+    comp = _COMPANIONS.get(id(node))
+    if comp is None or comp[0] is not node:
+        return
+    del _COMPANIONS[id(node)]
+    for topic in comp[3]:
+        topic._sub = None
+    comp[1].destroy_node()
 
 
 class SampledTopic:
@@ -71,13 +104,16 @@ class SampledTopic:
         self.topic = node.resolve_topic_name(topic)
         self.msg_type = msg_type
         self.raw = raw
-        self._owner, self._node, self._count = _companion(node)
+        self._owner, self._node, self._count, topics = _companion(node)
         self._sub = self._node.create_subscription(msg_type, self.topic, lambda _: None, qos,
                                                    raw=raw)
         self._count[0] += 1
+        topics.append(self)
 
     def _take(self):
         sub = self._sub
+        if sub is None:             # destroyed, or released with its owner
+            return None
         with sub.handle:
             return sub.handle.take_message(self.msg_type, self.raw)
 

@@ -26,6 +26,6 @@ form as the fallback.
 """
 
 from .loop_timing import LoopTiming
-from .periodic_loop import freeze_garbage, PeriodicLoop
+from .periodic_loop import freeze_garbage, PeriodicLoop, thaw_garbage
 
-__all__ = ['LoopTiming', 'PeriodicLoop', 'freeze_garbage']
+__all__ = ['LoopTiming', 'PeriodicLoop', 'freeze_garbage', 'thaw_garbage']

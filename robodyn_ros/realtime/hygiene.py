@@ -25,6 +25,13 @@ for the process (to 0.5 ms): the executor threads lose a little throughput,
 the loop gets the GIL within half a millisecond. :func:`setup_process` does
 that and freezes the garbage collector's generations, before the link opens.
 
+The freeze is held, not permanent: :func:`freeze_garbage` counts its
+holders and :func:`thaw_garbage` (called when a loop stops) gives the
+objects back to the collector when the last holder is gone. A frozen
+object is never collected, so a node destroyed while frozen would keep its
+rclpy context and DDS participant for the rest of the process (a test
+session or a launch container with many nodes then piles up participants).
+
 The thread's own settings (:func:`setup_thread`, from the loop thread) are
 each optional and asked for by the node's parameters; each is tried and,
 when the process may not use it (no ``CAP_SYS_NICE`` or ``rtprio`` limit,
@@ -95,12 +102,49 @@ def shorten_gil_switch(interval=GIL_SWITCH_INTERVAL):
     return sys.getswitchinterval()
 
 
+_FREEZE = {'holders': 0}
+_FREEZE_LOCK = threading.Lock()
+
+
+def freeze_garbage():
+    """
+    Collect, then move every object alive now out of the collector's full passes.
+
+    Each call is one hold; :func:`thaw_garbage` releases it.
+    """
+    with _FREEZE_LOCK:
+        gc.collect()
+        gc.freeze()
+        _FREEZE['holders'] += 1
+
+
+def thaw_garbage():
+    """
+    Release one hold of :func:`freeze_garbage`; the last one unfreezes.
+
+    Returns
+    -------
+    bool
+        True when the objects went back to the collector (no hold left).
+
+    """
+    with _FREEZE_LOCK:
+        if _FREEZE['holders'] == 0:
+            return False
+        _FREEZE['holders'] -= 1
+        if _FREEZE['holders']:
+            return False
+        gc.unfreeze()
+        return True
+
+
 def setup_process():
     """
     Prepare the process for a loop thread: GIL hand-over and a frozen collector.
 
     Call it before the loop's link opens (a collection over a large heap
-    takes tens of milliseconds, during which nothing would read the link).
+    takes tens of milliseconds, during which nothing would read the link),
+    and :func:`thaw_garbage` when the loop has stopped.
 
     Returns
     -------
@@ -109,8 +153,7 @@ def setup_process():
 
     """
     interval = shorten_gil_switch()
-    gc.collect()
-    gc.freeze()
+    freeze_garbage()
     return [f'GIL switch interval {interval * 1e3:g} ms',
             f'gc: {gc.get_freeze_count()} objects frozen']
 

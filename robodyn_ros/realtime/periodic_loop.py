@@ -22,23 +22,19 @@ the loop keeps its phase. Before the thread starts, everything built so far
 is moved out of the garbage collector's sight (``gc.freeze``): the objects
 of a node (its model, kernels, rclpy entities) live as long as the process,
 and a full collection pass over them otherwise stops the loop for tens of
-milliseconds now and then. The GIL switch interval is shortened
+milliseconds now and then; :meth:`PeriodicLoop.stop` gives them back
+(:func:`~.hygiene.thaw_garbage`). The GIL switch interval is shortened
 (:func:`~.hygiene.shorten_gil_switch`) so that the executor threads hand the
 GIL over to the loop within half a millisecond.
 """
 
-import gc
 import math
 import threading
 import time
 
-from .hygiene import shorten_gil_switch
+from .hygiene import freeze_garbage, shorten_gil_switch, thaw_garbage
 
-
-def freeze_garbage():
-    """Collect, then move every object alive now out of the collector's full passes."""
-    gc.collect()
-    gc.freeze()
+__all__ = ['PeriodicLoop', 'freeze_garbage', 'thaw_garbage']
 
 
 class PeriodicLoop:
@@ -59,7 +55,7 @@ class PeriodicLoop:
         Receives each cycle's start, end and law time.
     freeze_gc : bool
         Collect and freeze the garbage collector's generations before the
-        thread starts.
+        thread starts (one hold, released by :meth:`stop`).
     on_error : callable, optional
         ``on_error(exc)`` when ``step`` raises; the loop then stops (the
         exception is not raised again).
@@ -93,6 +89,7 @@ class PeriodicLoop:
         self._running = False
         self._wake = threading.Event()
         self._thread = None
+        self._frozen = False
 
     @property
     def running(self):
@@ -111,8 +108,9 @@ class PeriodicLoop:
         """
         if self.running:
             raise RuntimeError(f'{self.name} is already running')
-        if self.freeze_gc:
+        if self.freeze_gc and not self._frozen:
             freeze_garbage()
+            self._frozen = True
         shorten_gil_switch()
         self._running = True
         self._wake.clear()
@@ -140,6 +138,9 @@ class PeriodicLoop:
         """
         self._running = False
         self._wake.set()
+        if self._frozen:
+            self._frozen = False
+            thaw_garbage()
         thread, self._thread = self._thread, None
         if thread is None or thread is threading.current_thread():
             return True

@@ -42,7 +42,7 @@ from ...hardware.board.framing import decode_frame, encode_frame, FrameParser
 from ...hardware.errors import CrcError, ProtocolError
 from ...hardware.scaling import axis_parameters
 from ...model import load_robot
-from ...realtime.hygiene import setup_process, setup_thread
+from ...realtime.hygiene import setup_process, setup_thread, thaw_garbage
 
 #: Amplifier rating used when the model gives no current or effort limit [A].
 FALLBACK_MAX_CURRENT = 100.0
@@ -366,6 +366,7 @@ class SimBoard:
             self.endpoint.close()
             if self.control is not None:
                 self.control.close()
+            thaw_garbage()
 
     def _due(self, now, next_tick, last_tick):
         """Whether the next cycle is due (real time, or lockstep with the host)."""

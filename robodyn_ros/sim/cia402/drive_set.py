@@ -49,7 +49,7 @@ from ...errors import InputError
 from ...hardware.cia402 import EDS_PATH
 from ...hardware.cia402 import objects as o
 from ...hardware.cia402.bus import open_bus
-from ...realtime.hygiene import setup_process, setup_thread
+from ...realtime.hygiene import setup_process, setup_thread, thaw_garbage
 
 
 class PeriodicFrame:
@@ -393,7 +393,6 @@ class SimDriveSet:
             return {'ok': True}
         raise ValueError(f'unknown command {cmd!r} (inject, clear, status, state, quit)')
 
-    # ------------------------------------------------------------------ loop
     def stop(self):
         """Ask :meth:`serve` to return."""
         self._stop = True
@@ -421,6 +420,7 @@ class SimDriveSet:
             self.close()
             if self.control is not None:
                 self.control.close()
+            thaw_garbage()
 
     def _loop(self):
         period = 1.0 / self.config.rate
