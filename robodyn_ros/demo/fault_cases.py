@@ -72,6 +72,14 @@ def _recover(c, r):
                          f'{answer})', exc.log) from None
 
 
+def _held_then_braked(c, r):
+    """Fail unless the interface's hold ended in stopped and the board's outputs are off."""
+    if c.drive_state() != 'stopped':
+        r.failures.append(f'expected the hold to end in stopped, got {c.drive_state()!r}')
+    if c.truth.latest()['enabled']:
+        r.failures.append('outputs still on after the hold time')
+
+
 def controller_killed(c):
     """Kill the controller (SIGKILL): hold, then brakes; restart, reset."""
     r = CaseResult('controller_killed', 'controller process killed (SIGKILL)')
@@ -81,10 +89,7 @@ def controller_killed(c):
     r.drift_deg = c.drift(q0, t0)
     r.time_to_safe = c.first_safe(t0)
     r.reaction = c.reaction(t0)
-    if c.drive_state() != 'stopped':
-        r.failures.append(f'expected the hold to end in stopped, got {c.drive_state()!r}')
-    if c.truth.latest()['enabled']:
-        r.failures.append('outputs still on after the hold time')
+    _held_then_braked(c, r)
     c.restart_controller()
     _recover(c, r)
     return r
@@ -397,6 +402,7 @@ def controller_killed_in_motion(c):
     r.drift_deg = c.drift(q0, t0)
     r.time_to_safe = c.first_safe(t0)
     r.reaction = c.reaction(t0)
+    _held_then_braked(c, r)
     c.restart_controller()
     _recover(c, r)
     return r
