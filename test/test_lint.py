@@ -24,28 +24,47 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run_in_root(code):
-    return subprocess.run([sys.executable, '-c', code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+_LINTERS = {
+    'flake8': ('import sys\n'
+               'from ament_flake8.main import main_with_errors\n'
+               'rc, errors = main_with_errors(argv=[])\n'
+               'sys.exit(rc)'),
+    'pep257': ('import sys\n'
+               'from ament_pep257.main import main\n'
+               "sys.exit(main(argv=['.', 'test']))"),
+}
+
+
+@pytest.fixture(scope='module')
+def linters():
+    """Start both linters at once (each is single-threaded; they take two cores)."""
+    procs = {name: subprocess.Popen([sys.executable, '-c', code], cwd=ROOT,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for name, code in _LINTERS.items()}
+    yield procs
+    for proc in procs.values():
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def _result(procs, name):
+    out, err = procs[name].communicate(timeout=600)
+    return procs[name].returncode, out, err
 
 
 @pytest.mark.linter
-def test_flake8():
+def test_flake8(linters):
     """The whole package passes flake8 with ament's configuration."""
-    res = _run_in_root('import sys\n'
-                       'from ament_flake8.main import main_with_errors\n'
-                       'rc, errors = main_with_errors(argv=[])\n'
-                       'sys.exit(rc)')
-    assert res.returncode == 0, f'flake8 errors:\n{res.stdout}\n{res.stderr}'
+    rc, out, err = _result(linters, 'flake8')
+    assert rc == 0, f'flake8 errors:\n{out}\n{err}'
 
 
 @pytest.mark.linter
-def test_pep257():
+def test_pep257(linters):
     """The whole package passes pep257 with ament's convention."""
-    res = _run_in_root('import sys\n'
-                       'from ament_pep257.main import main\n'
-                       "sys.exit(main(argv=['.', 'test']))")
-    assert res.returncode == 0, f'pep257 errors:\n{res.stdout}\n{res.stderr}'
+    rc, out, err = _result(linters, 'pep257')
+    assert rc == 0, f'pep257 errors:\n{out}\n{err}'
 
 
 def _source_files():
