@@ -21,7 +21,9 @@ one machine never see each other's nodes.
 """
 
 import fcntl
+import gc
 import os
+import sys
 import tempfile
 
 from hypothesis import settings
@@ -80,6 +82,17 @@ def _no_frozen_collector_left():
     yield
     left = hygiene._FREEZE['holders'] - before
     assert left <= 0, f'{left} garbage-collector freeze(s) not released (a loop not stopped)'
+
+
+@pytest.fixture(autouse=True)
+def _collect_ended_ros_graphs():
+    """After a test that ended a ``RosGraph``: collect, so its DDS participant goes now."""
+    helpers = sys.modules.get('ros_helpers')
+    before = helpers.GRAPHS_MADE[0] if helpers else 0
+    yield
+    helpers = sys.modules.get('ros_helpers')
+    if helpers is not None and helpers.GRAPHS_MADE[0] != before:
+        gc.collect()
 
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')

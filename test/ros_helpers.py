@@ -22,6 +22,13 @@ import rclpy
 from rclpy.exceptions import InvalidHandle
 from rclpy.executors import MultiThreadedExecutor
 
+#: Graphs ended in this process; a test that ended one is followed by a full collection
+#: (conftest): the nodes' reference cycles hold the context, and the context its DDS
+#: participant, until the next full collection. Without it the next graph's participant
+#: overlaps the old one, and Fast DDS can deadlock destroying a participant while another
+#: one in the process discovers (eProsima/Fast-DDS#6193).
+GRAPHS_MADE = [0]
+
 
 class RosGraph:
     """
@@ -66,6 +73,7 @@ class RosGraph:
             node.destroy_node()
         self.executor.shutdown()
         rclpy.try_shutdown(context=self.context)
+        GRAPHS_MADE[0] += 1     # conftest collects after the test (its locals hold nodes too)
 
 
 def wait_for(predicate, timeout=10.0, period=0.02):

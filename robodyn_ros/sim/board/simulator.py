@@ -356,9 +356,9 @@ class SimBoard:
         if cfg.control_port >= 0:
             self.control = ControlChannel(cfg.control_port, self.control_request)
         self.hygiene = setup_process() + setup_thread(cfg.rt_priority)
-        if not self.injector.disconnected:
-            self.endpoint.connect()
-        try:
+        try:                    # a port in use still closes the control channel and thaws
+            if not self.injector.disconnected:
+                self.endpoint.connect()
             if on_ready is not None:
                 on_ready(self.ready_info())
             self._loop()
