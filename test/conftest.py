@@ -88,10 +88,10 @@ def _no_frozen_collector_left():
 def _collect_ended_ros_graphs():
     """After a test that ended a ``RosGraph``: collect, so its DDS participant goes now."""
     helpers = sys.modules.get('ros_helpers')
-    before = helpers.GRAPHS_MADE[0] if helpers else 0
+    before = helpers.GRAPHS_ENDED[0] if helpers else 0
     yield
     helpers = sys.modules.get('ros_helpers')
-    if helpers is not None and helpers.GRAPHS_MADE[0] != before:
+    if helpers is not None and helpers.GRAPHS_ENDED[0] != before:
         gc.collect()
 
 

@@ -27,7 +27,7 @@ from rclpy.executors import MultiThreadedExecutor
 #: participant, until the next full collection. Without it the next graph's participant
 #: overlaps the old one, and Fast DDS can deadlock destroying a participant while another
 #: one in the process discovers (eProsima/Fast-DDS#6193).
-GRAPHS_MADE = [0]
+GRAPHS_ENDED = [0]
 
 
 class RosGraph:
@@ -73,7 +73,7 @@ class RosGraph:
             node.destroy_node()
         self.executor.shutdown()
         rclpy.try_shutdown(context=self.context)
-        GRAPHS_MADE[0] += 1     # conftest collects after the test (its locals hold nodes too)
+        GRAPHS_ENDED[0] += 1     # conftest collects after the test (its locals hold nodes too)
 
 
 def wait_for(predicate, timeout=10.0, period=0.02):

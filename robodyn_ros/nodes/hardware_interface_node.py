@@ -217,8 +217,6 @@ class HardwareInterfaceNode(LifecycleNode):
         GIL, or a thread holding it preempted would stop the I/O loop for
         milliseconds (see :mod:`robodyn_ros.realtime.hygiene`).
         """
-        if self._frozen:               # a configure again after an error: one hold each
-            thaw_garbage()
         self.hygiene = setup_process() + helper_setup(self._values)
         self._frozen = True
         for line in self.hygiene:

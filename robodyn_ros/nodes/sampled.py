@@ -47,7 +47,7 @@ def _companion(node):
         sampler = Node(f'{node.get_name()}_sampler', namespace=node.get_namespace(),
                        context=node.context, use_global_arguments=False,
                        enable_rosout=False, start_parameter_services=False)
-        comp = _COMPANIONS[key] = (node, sampler, [0], [])
+        comp = _COMPANIONS[key] = (node, sampler, [])     # the owner's live topics
         owner_destroy = node.destroy_node
 
         def destroy_node(*args, **kwargs):
@@ -75,8 +75,9 @@ def release(node):
     if comp is None or comp[0] is not node:
         return
     del _COMPANIONS[id(node)]
-    for topic in comp[3]:
+    for topic in comp[2]:
         topic._sub = None
+    comp[2].clear()
     comp[1].destroy_node()
 
 
@@ -104,11 +105,10 @@ class SampledTopic:
         self.topic = node.resolve_topic_name(topic)
         self.msg_type = msg_type
         self.raw = raw
-        self._owner, self._node, self._count, topics = _companion(node)
+        self._owner, self._node, self._topics = _companion(node)
         self._sub = self._node.create_subscription(msg_type, self.topic, lambda _: None, qos,
                                                    raw=raw)
-        self._count[0] += 1
-        topics.append(self)
+        self._topics.append(self)
 
     def _take(self):
         sub = self._sub
@@ -173,7 +173,7 @@ class SampledTopic:
             return
         self._node.destroy_subscription(self._sub)
         self._sub = None
-        self._count[0] -= 1
-        if self._count[0] == 0:
+        self._topics.remove(self)
+        if not self._topics:
             _COMPANIONS.pop(id(self._owner), None)
             self._node.destroy_node()
