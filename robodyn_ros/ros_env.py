@@ -86,6 +86,20 @@ def _fastdds_unconfigured(env):
             and not any(env.get(key) for key in FASTDDS_USER_SETTINGS))
 
 
+def _write_profile(text, name, folder=None):
+    """Write a Fast DDS profile once per content; return its path (str)."""
+    import hashlib
+    import tempfile
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    path = os.path.join(folder or tempfile.gettempdir(), f'robodyn_fastdds_{name}{digest}.xml')
+    if not os.path.exists(path):
+        tmp = f'{path}.{os.getpid()}'
+        with open(tmp, 'w', encoding='utf-8') as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return path
+
+
 def use_large_data_transport(environ=None, folder=None):
     """
     Point Fast DDS at :data:`LARGE_DATA_PROFILE` unless the user configured it.
@@ -111,48 +125,70 @@ def use_large_data_transport(environ=None, folder=None):
     env = os.environ if environ is None else environ
     if not _fastdds_unconfigured(env):
         return None
-    import hashlib
-    import tempfile
-    digest = hashlib.sha256(LARGE_DATA_PROFILE.encode()).hexdigest()[:12]
-    path = os.path.join(folder or tempfile.gettempdir(), f'robodyn_fastdds_{digest}.xml')
-    if not os.path.exists(path):
-        tmp = f'{path}.{os.getpid()}'
-        with open(tmp, 'w', encoding='utf-8') as fh:
-            fh.write(LARGE_DATA_PROFILE)
-        os.replace(tmp, path)
+    path = _write_profile(LARGE_DATA_PROFILE, '', folder)
     env['FASTDDS_DEFAULT_PROFILES_FILE'] = path
     return path
 
 
-def use_restartable_transport(environ=None):
+#: Fast DDS profile for a graph on one machine whose nodes are killed and
+#: started again: every participant takes its data on UDP at 127.0.0.1 only.
+#: Under ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` rmw_fastrtps adds its own
+#: shared-memory and UDP transports to those of any profile, so shared memory
+#: cannot be left out there; a participant with its own unicast locator list
+#: opens no shared-memory port (measured: no ``fastdds_port*`` file mapped,
+#: against two without the profile), so its peers send it everything over UDP.
+RESTARTABLE_PROFILE = """<?xml version="1.0" encoding="UTF-8" ?>
+<dds xmlns="http://www.eprosima.com">
+  <profiles>
+    <participant profile_name="robodyn_restartable" is_default_profile="true">
+      <rtps>
+        <defaultUnicastLocatorList>
+          <locator><udpv4><address>127.0.0.1</address></udpv4></locator>
+        </defaultUnicastLocatorList>
+      </rtps>
+    </participant>
+  </profiles>
+</dds>
+"""
+
+
+def use_restartable_transport(environ=None, folder=None):
     """
-    Make Fast DDS use UDP only, for a graph whose nodes are killed and restarted.
+    Keep Fast DDS's shared memory out of a graph whose nodes are killed and restarted.
 
     After a process is killed (SIGKILL) while it uses Fast DDS's shared-memory
     transport, a node started again in its place can match its publishers and
-    still receive nothing (eProsima/Fast-DDS#5053, #2811); over UDP it does.
-    Nothing changes when another middleware is chosen or the user configured
-    Fast DDS (:data:`FASTDDS_USER_SETTINGS`). Call before ``rclpy.init``.
+    still receive nothing (eProsima/Fast-DDS#5053, #2811, #5469); over UDP it
+    does. Nothing changes when another middleware is chosen or the user
+    configured Fast DDS (:data:`FASTDDS_USER_SETTINGS`). Call before
+    ``rclpy.init``; child processes inherit the setting.
 
-    Under ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` rmw_fastrtps sets up its
-    own transports (shared memory and loopback UDP) and the variable has no
-    effect: measured here, a node maps the same Fast DDS shared-memory
-    segments with and without it (with ``OFF`` it maps fewer). It takes
-    effect with the other discovery ranges.
+    Under ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` (robodyn's default)
+    rmw_fastrtps sets the transports itself and ``FASTDDS_BUILTIN_TRANSPORTS``
+    has no effect, so :data:`RESTARTABLE_PROFILE` is used: each participant
+    takes its data on UDP at 127.0.0.1 only. With the other ranges the
+    built-in transports are set to ``UDPv4``.
 
     Parameters
     ----------
     environ : dict, optional
         Environment to update (default ``os.environ``).
+    folder : str, optional
+        Where the profile file is written (default the temporary folder).
 
     Returns
     -------
-    bool
-        Whether ``FASTDDS_BUILTIN_TRANSPORTS=UDPv4`` was set.
+    str or None
+        ``'profile'`` or ``'builtin'`` (what was set), None when nothing
+        was changed.
 
     """
     env = os.environ if environ is None else environ
     if not _fastdds_unconfigured(env):
-        return False
+        return None
+    if env.get('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST') == 'LOCALHOST':
+        env['FASTDDS_DEFAULT_PROFILES_FILE'] = _write_profile(RESTARTABLE_PROFILE, 'restartable_',
+                                                              folder)
+        return 'profile'
     env['FASTDDS_BUILTIN_TRANSPORTS'] = 'UDPv4'
-    return True
+    return 'builtin'

@@ -32,7 +32,7 @@ def test_command_is_registered():
 
 def test_a_short_run_measures_both_publishers_with_live_subscribers(capsys):
     """Both modes run in processes of their own; the subscriber processes match and die."""
-    assert main(['bench', 'publish-stall', '--seconds', '4', '--rounds', '1',
+    assert main(['bench', 'publish-stall', '--seconds', '6', '--rounds', '1',
                  '--spawn-period', '1.0', '--json']) == 0
     res = json.loads(capsys.readouterr().out)
     assert [r['mode'] for r in res['runs']] == list(publish_stall.MODES)

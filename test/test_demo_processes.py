@@ -144,3 +144,37 @@ def test_a_hung_node_prints_its_stacks_when_asked(tmp_path):
         group.dump_stacks('nobody')                    # an unknown part is ignored
     finally:
         group.stop(timeout=2.0)
+
+
+CRASHING_NODE = """
+import ctypes
+from rclpy.node import Node
+from robodyn_ros.nodes.runner import run_node
+
+
+def crash_in_native_code():
+    ctypes.string_at(0)
+
+
+def make():
+    node = Node('crashing')
+    node.create_timer(0.2, crash_in_native_code)
+    return node
+
+
+run_node(make)
+"""
+
+
+def test_a_node_that_crashes_in_native_code_leaves_its_stacks_in_its_log(tmp_path):
+    """A segmentation fault ends the node with the Python stacks of its threads in its log."""
+    env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    env.pop('PYTHONFAULTHANDLER', None)
+    group = ProcessGroup(str(tmp_path), env)
+    part = group.start('crashing', [sys.executable, '-c', CRASHING_NODE])
+    try:
+        assert part.process.wait(60.0) == -signal.SIGSEGV
+        tail = part.log_tail(60)
+        assert 'Segmentation fault' in tail and 'crash_in_native_code' in tail, tail
+    finally:
+        group.stop(timeout=2.0)

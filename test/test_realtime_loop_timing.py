@@ -14,6 +14,7 @@
 
 """Loop timing statistics of the controller node."""
 
+import json
 import math
 
 import numpy as np
@@ -69,3 +70,24 @@ def test_memory_stays_bounded_and_long_runs_keep_their_statistics():
     recent = timing.stats(window=1000)
     assert recent['cycles'] == 1000
     assert recent['period_max_ms'] == pytest.approx(per[-999:].max() * 1e3)
+
+
+def test_the_log_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """write_log: the fields and the summary in one JSON file; a failure leaves no file."""
+    t = LoopTiming(0.002)
+    for k in range(50):
+        t.record(0.002 * k, 0.002 * k + 1e-4, 5e-5)
+    path = tmp_path / 'timing.json'
+    t.write_log(str(path), rate_hz=500.0, law='pid')
+    data = json.loads(path.read_text())
+    assert data['rate_hz'] == 500.0 and data['law'] == 'pid' and data['cycles'] == 50
+    assert data['period_p50_ms'] == pytest.approx(2.0)
+    assert [p.name for p in tmp_path.iterdir()] == ['timing.json']
+
+    def broken(window=None):
+        raise RuntimeError('no summary')
+    monkeypatch.setattr(t, 'stats', broken)
+    other = tmp_path / 'other.json'
+    with pytest.raises(RuntimeError):
+        t.write_log(str(other), rate_hz=500.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['timing.json']

@@ -415,8 +415,8 @@ def run_campaign(cfg, short=False, names=None, progress=None):
     cfg.check()
     progress = progress or Progress()
     if use_restartable_transport():    # the campaign kills nodes and starts them again
-        progress('DDS over UDP only: Fast DDS shared memory can leave a node restarted after '
-                 'SIGKILL without data (eProsima/Fast-DDS#5053)')
+        progress('DDS data over UDP only: Fast DDS shared memory can leave a node restarted '
+                 'after SIGKILL without data (eProsima/Fast-DDS#5053)')
     model = load_robot(cfg.robot)
     campaign = FaultCampaign(cfg, model, progress, short)
     progress(f'output folder: {campaign.session.out}')

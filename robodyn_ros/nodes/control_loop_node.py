@@ -54,7 +54,6 @@ Real-time options of the loop thread: ``rt_priority`` (SCHED_FIFO), ``cpus``
 """
 
 from dataclasses import replace
-import json
 import math
 import sys
 import time
@@ -378,9 +377,7 @@ class ControlLoopNode(HardwareInterfaceNode):
         """Write the timing log (``timing_log``), then switch the outputs off."""
         path = self._values.get('timing_log')
         if path and self.timing is not None:
-            with open(path, 'w', encoding='utf-8') as fh:
-                json.dump({'rate_hz': 1.0 / self._period, 'law': self._values['law'],
-                           **self.timing.stats()}, fh, indent=2)
+            self.timing.write_log(path, rate_hz=1.0 / self._period, law=self._values['law'])
         super().on_process_exit()
 
 

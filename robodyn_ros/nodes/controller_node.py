@@ -48,7 +48,6 @@ measured first (``idle_reference: hold_position``) or gives the gravity hold
 (``idle_reference: none``).
 """
 
-import json
 import math
 import threading
 import time
@@ -278,11 +277,9 @@ class ControllerNode(LifecycleNode):
                 pass
         path = self.values.get('timing_log')
         if path and self.timing is not None:
-            with open(path, 'w', encoding='utf-8') as fh:
-                json.dump({'rate_hz': 1.0 / self.period,
-                           'law': self.values['law'],
-                           'backend': self.controller.dynamics.backend if self.controller
-                           else None, **self.timing.stats()}, fh, indent=2)
+            self.timing.write_log(path, rate_hz=1.0 / self.period, law=self.values['law'],
+                                  backend=self.controller.dynamics.backend if self.controller
+                                  else None)
 
     def destroy_node(self):
         """Stop the loop thread (or timer) before the node's entities go away."""

@@ -100,9 +100,15 @@ _SHOWWARNING = warnings.showwarning
 
 
 def _dump_stacks_on_request():
-    """Print every thread's stack to stderr on SIGUSR1 (a hung node can be asked why)."""
+    """
+    Print every thread's stack to stderr on SIGUSR1 and on a fatal signal.
+
+    SIGUSR1: a hung node can be asked why. A crash in native code (SIGSEGV,
+    SIGABRT, ...) otherwise ends the process with nothing in its log.
+    """
     import faulthandler
     import signal
+    faulthandler.enable(file=sys.stderr, all_threads=True)
     if hasattr(signal, 'SIGUSR1'):
         faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
 

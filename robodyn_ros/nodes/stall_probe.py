@@ -68,11 +68,13 @@ def _measure(mode, seconds, spawn_period):
     subs, end, matched, spawned = [], time.monotonic() + seconds, 0, 0
     try:
         while time.monotonic() < end:
-            matched = max(matched, pub.get_subscription_count())
             spawned += 1
             subs.append(subprocess.Popen([sys.executable, '-m', SELF, 'subscriber'],
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            time.sleep(spawn_period)
+            wake = time.monotonic() + spawn_period
+            while time.monotonic() < wake:    # a subscriber may match and die within a period
+                matched = max(matched, pub.get_subscription_count())
+                time.sleep(0.05)
             if len(subs) > 2:
                 victim = subs.pop(0)
                 victim.send_signal(signal.SIGKILL)

@@ -14,7 +14,9 @@
 
 """Loop period and compute-time statistics of a fixed-rate control loop."""
 
+import json
 import math
+import os
 
 import numpy as np
 
@@ -197,3 +199,26 @@ class LoopTiming:
             'law_p99_us': _hist_percentile(h['law'], 99) * 1e6 if law else math.nan,
             'law_max_us': mx['law'] * 1e6 if law else math.nan,
         }
+
+    def write_log(self, path, **fields):
+        """
+        Write the run's summary as JSON, all at once.
+
+        The summary is computed first and written to a temporary file that
+        then replaces ``path``: a reader finds the whole log or none, never
+        an empty or partial one (a process that dies while writing leaves
+        no log).
+
+        Parameters
+        ----------
+        path : str
+            The log file.
+        **fields
+            Entries written before the summary (e.g. ``rate_hz``, ``law``).
+
+        """
+        text = json.dumps({**fields, **self.stats()}, indent=2)
+        tmp = f'{path}.{os.getpid()}.tmp'
+        with open(tmp, 'w', encoding='utf-8') as fh:
+            fh.write(text)
+        os.replace(tmp, path)
