@@ -28,6 +28,8 @@ import sys
 
 import pytest
 
+from robodyn_ros.bench.drives import bus_load
+from robodyn_ros.cli.args import CIA402_RATE, control_rate
 from robodyn_ros.cli.main import build_parser
 
 BIN = os.path.dirname(sys.executable)
@@ -191,3 +193,15 @@ def test_command_tree_and_aliases():
     from robodyn_ros.cli.identify_cmd import TRANSPORTS
     assert TRANSPORTS['pty'] == TRANSPORTS['serial'] == 'serial'
     assert parser.parse_args(['identify', 'friction', 'ma3000']).transport == 'pty'
+
+
+@pytest.mark.parametrize('command, board_rate', [('demo', 1000.0), ('faults', 500.0)])
+def test_the_default_rate_follows_the_hardware(command, board_rate):
+    """No --rate: the board's default, 250 Hz on CiA 402 drives; a given rate is kept."""
+    parser = build_parser()
+    for argv, expected in (([], board_rate), (['--hardware', 'cia402'], CIA402_RATE),
+                           (['--hardware', 'cia402', '--rate', '400'], 400.0),
+                           (['--rate', '300'], 300.0)):
+        args = parser.parse_args([command, *argv])
+        assert control_rate(args, board_rate) == expected, argv
+    assert bus_load(6, CIA402_RATE) < 50.0 < bus_load(6, 2 * CIA402_RATE)

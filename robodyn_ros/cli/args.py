@@ -150,6 +150,33 @@ nonnegative_float = _float_type('number >= 0', lambda v: v >= 0.0, 'must be >= 0
 finite_float = _float_type('finite number', None, '')
 
 
+#: Default board and control rate on CiA 402 drives [Hz]: six drives' SYNC and
+#: PDOs take 42 % of a 1 Mbit/s CAN bus at 250 Hz (83 % at 500 Hz, 166 % at 1 kHz).
+CIA402_RATE = 250.0
+
+
+def control_rate(args, board_rate):
+    """
+    Return the ``--rate`` given, or the default of the chosen ``--hardware`` [Hz].
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        ``rate`` (None when not given) and ``hardware``.
+    board_rate : float
+        Default on the driver board [Hz].
+
+    Returns
+    -------
+    float
+        The rate [Hz].
+
+    """
+    if args.rate is not None:
+        return args.rate
+    return CIA402_RATE if args.hardware == 'cia402' else board_rate
+
+
 def output_file(path, option):
     """
     Check, before any work, that a file can be written at ``path``.
