@@ -48,7 +48,7 @@ def test_every_case_passes_on_the_simulated_robot(tmp_path):
     assert held['link_lost_in_motion']['velocity_ratio'] <= 1.2
     assert 'in use' in held['second_board_same_port']['reaction']
     assert 'FAIL' not in proc.stdout and (tmp_path / 'faults.txt').exists()
-    assert 'DDS over UDP only' in proc.stdout + proc.stderr      # parts are killed, restarted
+    assert 'DDS data over UDP only' in proc.stdout + proc.stderr    # parts are killed, restarted
 
 
 def test_table_and_verdicts():
