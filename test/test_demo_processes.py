@@ -178,3 +178,37 @@ def test_a_node_that_crashes_in_native_code_leaves_its_stacks_in_its_log(tmp_pat
         assert 'Segmentation fault' in tail and 'crash_in_native_code' in tail, tail
     finally:
         group.stop(timeout=2.0)
+
+
+EXIT_HANGS = """
+import time
+from rclpy.node import Node
+from robodyn_ros.nodes.runner import run_node
+
+
+class ExitHangs(Node):
+
+    def __init__(self):
+        super().__init__('exit_hangs')
+        print('up', flush=True)
+
+    def on_process_exit(self):
+        time.sleep(60)
+
+
+run_node(ExitHangs)
+"""
+
+
+def test_a_node_whose_exit_hangs_leaves_its_stacks_before_it_is_terminated(tmp_path):
+    """stop(): a node that outlives SIGINT's grace time prints where it hangs, then goes."""
+    env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    group = ProcessGroup(str(tmp_path), env)
+    part = group.start('exit_hangs', [sys.executable, '-c', EXIT_HANGS], is_node=True)
+    other = group.start('plain', [sys.executable, '-c', 'import time; time.sleep(60)'])
+    assert part.is_node and not other.is_node
+    group.wait_until(lambda: 'up' in part.log_tail(), 60.0, 'the node', 'exit_hangs')
+    codes = group.stop(timeout=1.0)
+    tail = part.log_tail(80)
+    assert 'on_process_exit' in tail and 'thread 0x' in tail, tail
+    assert codes['exit_hangs'] in (-signal.SIGTERM, -signal.SIGKILL) and codes['plain'] == -2

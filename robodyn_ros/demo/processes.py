@@ -66,14 +66,22 @@ class Part:
         Log file (stdout and stderr).
     process : subprocess.Popen
         The process.
+    is_node : bool
+        Whether it runs a node of :func:`~robodyn_ros.nodes.runner.run_node`
+        (it prints its stacks on SIGUSR1); default: whether ``argv`` runs a
+        module of ``robodyn_ros.nodes``.
 
     """
 
-    def __init__(self, name, argv, log, process):
+    def __init__(self, name, argv, log, process, is_node=None):
         self.name = name
         self.argv = argv
         self.log = log
         self.process = process
+        if is_node is None:
+            is_node = any(a == '-m' and b.startswith('robodyn_ros.nodes.')
+                          for a, b in zip(argv, argv[1:]))
+        self.is_node = is_node
 
     @property
     def pid(self):
@@ -138,7 +146,7 @@ class ProcessGroup:
         self.env = env
         self.parts = []
 
-    def start(self, name, argv, log_name=None):
+    def start(self, name, argv, log_name=None, is_node=None):
         """
         Start a part.
 
@@ -150,6 +158,8 @@ class ProcessGroup:
             Command line.
         log_name : str, optional
             Log file name instead of ``<name>.log`` (e.g. for a restart).
+        is_node : bool, optional
+            Whether it runs a node of ``run_node`` (see :class:`Part`).
 
         Returns
         -------
@@ -171,7 +181,7 @@ class ProcessGroup:
                     preexec_fn=_die_with_parent if sys.platform.startswith('linux') else None)
             except OSError as exc:
                 raise PartFailed(name, f'cannot start {argv[0]}: {exc}', log) from None
-        part = Part(name, list(argv), log, proc)
+        part = Part(name, list(argv), log, proc, is_node)
         self.parts.append(part)
         return part
 
@@ -318,6 +328,10 @@ class ProcessGroup:
         """
         Stop every part, newest first: SIGINT, then SIGTERM, then SIGKILL.
 
+        A node still running after the SIGINT's grace time is asked for its
+        stacks (SIGUSR1) before the SIGTERM: its log then shows where its exit
+        hung.
+
         Parameters
         ----------
         timeout : float
@@ -341,6 +355,15 @@ class ProcessGroup:
                 if sig == signal.SIGINT:  # parts in order, so the board outlives its host
                     self._wait([part], timeout)
             self._wait(alive, timeout)
+            if sig == signal.SIGINT:
+                hung = [p for p in alive if p.running() and p.is_node]
+                for part in hung:
+                    try:
+                        part.process.send_signal(signal.SIGUSR1)
+                    except ProcessLookupError:
+                        pass
+                if hung:
+                    time.sleep(0.5)
         for part in self.parts:  # anything the parts themselves started
             try:
                 os.killpg(part.pid, signal.SIGKILL)
