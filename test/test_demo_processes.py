@@ -211,4 +211,7 @@ def test_a_node_whose_exit_hangs_leaves_its_stacks_before_it_is_terminated(tmp_p
     codes = group.stop(timeout=1.0)
     tail = part.log_tail(80)
     assert 'on_process_exit' in tail and 'thread 0x' in tail, tail
-    assert codes['exit_hangs'] in (-signal.SIGTERM, -signal.SIGKILL) and codes['plain'] == -2
+    assert codes['exit_hangs'] in (-signal.SIGTERM, -signal.SIGKILL)
+    # Not a node: never sent SIGUSR1 (SIGINT may be ignored where the run was started in the
+    # background, so SIGTERM can be what ends it).
+    assert codes['plain'] in (-signal.SIGINT, -signal.SIGTERM)
