@@ -106,25 +106,19 @@ def test_cannot_execute(tmp_path):
         group.start('ghost', [str(tmp_path / 'no_such_program')])
 
 
-HUNG_NODE = """
-import time
-from rclpy.node import Node
-from robodyn_ros.nodes.runner import run_node
+def _timer_node(name, callback):
+    """Return a run_node script whose node ``name`` calls ``callback`` (its source) every 0.1 s."""
+    function = callback.split('def ', 1)[1].split('(', 1)[0]
+    return (f'import ctypes\nimport time\nfrom rclpy.node import Node\n'
+            f'from robodyn_ros.nodes.runner import run_node\n\n\n{callback}\n\n'
+            f'def make():\n    node = Node({name!r})\n'
+            f'    node.create_timer(0.1, {function})\n    return node\n\n\nrun_node(make)\n')
 
 
-def stuck_in_a_callback():
+HUNG_NODE = _timer_node('hung', """def stuck_in_a_callback():
     print('stuck', flush=True)
     time.sleep(600)
-
-
-def make():
-    node = Node('hung')
-    node.create_timer(0.1, stuck_in_a_callback)
-    return node
-
-
-run_node(make)
-"""
+""")
 
 
 def test_a_hung_node_prints_its_stacks_when_asked(tmp_path):
@@ -146,24 +140,9 @@ def test_a_hung_node_prints_its_stacks_when_asked(tmp_path):
         group.stop(timeout=2.0)
 
 
-CRASHING_NODE = """
-import ctypes
-from rclpy.node import Node
-from robodyn_ros.nodes.runner import run_node
-
-
-def crash_in_native_code():
+CRASHING_NODE = _timer_node('crashing', """def crash_in_native_code():
     ctypes.string_at(0)
-
-
-def make():
-    node = Node('crashing')
-    node.create_timer(0.2, crash_in_native_code)
-    return node
-
-
-run_node(make)
-"""
+""")
 
 
 def test_a_node_that_crashes_in_native_code_leaves_its_stacks_in_its_log(tmp_path):

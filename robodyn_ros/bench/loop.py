@@ -379,8 +379,8 @@ def run(opts, progress=None):
     if opts.mode == 'graph' and not result.timing:
         from ..demo.processes import PartFailed
         name = law_node(cfg, opts.law)
-        log = next((p.log for p in session.group.parts if p.name == name), None)
-        raise PartFailed(name, f'no timing log at its exit (exit code {codes.get(name)})', log)
+        raise PartFailed(name, f'no timing log at its exit (exit code {codes.get(name)})',
+                         session.group.find(name).log)
     return _result(opts, result, watcher.missed(), staller.count if staller else 0,
                    [load0, os.getloadavg()[0]])
 
