@@ -17,7 +17,14 @@ Shared test set-up.
 
 Every test run keeps DDS on loopback (``ROS_AUTOMATIC_DISCOVERY_RANGE``,
 overridable) and takes a ROS domain ID of its own, so that concurrent runs on
-one machine never see each other's nodes.
+one machine never see each other's nodes. Each pytest-xdist worker is a run
+of its own here: it locks a domain of its own.
+
+Tests that time something while it runs (a control loop at its rate against
+the simulated board or drives, a fault campaign measuring drift, a
+benchmark, the demo) are marked ``serial``: ``scripts/test.sh`` runs them
+alone, after the other tests have run on every core, so that no other test
+takes their CPU. The list is by module, below.
 """
 
 import fcntl
@@ -32,11 +39,36 @@ import pytest
 _DOMAIN_LOCK = None
 
 
+# Modules whose tests run a graph of nodes at its rate (the demo, the fault
+# campaigns, the loop benchmarks) and judge drift or tracking, or time a
+# thread: they run alone (``-m serial``), not beside other tests on the same
+# cores (``-m "not serial" -n auto``). Tests of one node or one interface
+# against a simulated board run beside others: the board's 100 ms watchdog
+# is far above what a second worker takes from them.
+SERIAL_MODULES = frozenset({
+    'test_bench_controller_node', 'test_bench_loop', 'test_bench_publish_stall',
+    'test_cia402_graph', 'test_control_loop_node', 'test_demo', 'test_fault_campaign',
+    'test_gil_free_publisher',
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of :data:`SERIAL_MODULES` ``serial``."""
+    for item in items:
+        name = os.path.splitext(os.path.basename(str(item.path)))[0]
+        if name in SERIAL_MODULES:
+            item.add_marker(pytest.mark.serial)
+
+
 def _claim_domain_id():
     """Lock a free domain ID in 101..199 for this process (released at exit)."""
     global _DOMAIN_LOCK
     explicit = os.environ.get('ROBODYN_TEST_DOMAIN_ID')
     if explicit:
+        # xdist workers (gw0, gw1, ...) each take the next ID after the given one.
+        worker = os.environ.get('PYTEST_XDIST_WORKER', 'gw0')[2:]
+        if explicit.isdigit() and worker.isdigit():
+            return str(int(explicit) + int(worker))
         return explicit
     start = os.getpid() % 99
     for k in range(99):

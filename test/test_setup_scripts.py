@@ -80,3 +80,35 @@ def test_test_runs_use_their_own_domain():
                                                            'SYSTEM_DEFAULT')
     assert 101 <= int(os.environ['ROS_DOMAIN_ID']) <= 199 or os.environ.get(
         'ROBODYN_TEST_DOMAIN_ID')
+
+
+def test_every_serial_module_exists():
+    """The serial list names test modules that exist (a renamed one would run beside others)."""
+    from conftest import SERIAL_MODULES
+    missing = [m for m in sorted(SERIAL_MODULES)
+               if not os.path.isfile(os.path.join(ROOT, 'test', m + '.py'))]
+    assert not missing
+
+
+def _test_script(*args):
+    env = dict(os.environ, ROBODYN_TEST_WORKERS='0')
+    return subprocess.run([os.path.join(ROOT, 'scripts', 'test.sh'), *args,
+                           '-p', 'no:cacheprovider'], capture_output=True, text=True,
+                          timeout=600, env=env, cwd=ROOT)
+
+
+def test_the_test_script_runs_both_passes_and_fails_on_an_empty_selection():
+    """Each test runs in one pass; one empty pass is fine, two are exit 5, an error fails."""
+    from conftest import SERIAL_MODULES
+    assert 'test_bench_loop' in SERIAL_MODULES and 'test_gantt' not in SERIAL_MODULES
+    res = _test_script('test/test_gantt.py', 'test/test_bench_loop.py', '-q',
+                       '-k', 'gantt or goal_is_long_enough')
+    out = res.stdout
+    assert res.returncode == 0, out[-2000:] + res.stderr[-2000:]
+    first, second = out.split('pass 2 of 2')
+    assert re.search(r'\b2 passed', first), first[-1000:]
+    assert re.search(r'\b1 passed', second), second[-1000:]
+    res = _test_script('test/test_gantt.py', '-q', '-k', 'no_test_has_this_name')
+    assert res.returncode == 5 and 'no tests were collected' in res.stderr
+    res = _test_script('test/test_no_such_module.py', '-q')    # a usage error in each pass
+    assert res.returncode not in (0, 5), res.stdout[-1000:]
