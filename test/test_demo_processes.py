@@ -194,3 +194,37 @@ def test_a_node_whose_exit_hangs_leaves_its_stacks_before_it_is_terminated(tmp_p
     # Not a node: never sent SIGUSR1 (SIGINT may be ignored where the run was started in the
     # background, so SIGTERM can be what ends it).
     assert codes['plain'] in (-signal.SIGINT, -signal.SIGTERM)
+
+
+def _stamped_exit(delay):
+    """Return a script that logs when SIGINT came and when it exits, ``delay`` s later."""
+    return ('import signal, sys, time\n\n\n'
+            'def on_sigint(signum, frame):\n'
+            '    print("got", time.monotonic(), flush=True)\n'
+            f'    time.sleep({delay!r})\n'
+            '    print("exit", time.monotonic(), flush=True)\n'
+            '    sys.exit(0)\n\n\n'
+            'signal.signal(signal.SIGINT, on_sigint)\n'
+            'print("up", flush=True)\n'
+            'while True:\n'
+            '    time.sleep(0.05)\n')
+
+
+def _stamps(part):
+    return {w[0]: float(w[1]) for w in (ln.split() for ln in part.log_tail(10).splitlines())
+            if len(w) == 2 and w[0] in ('got', 'exit')}
+
+
+def test_stop_winds_the_nodes_down_together_and_the_board_last(tmp_path):
+    """Every node has its SIGINT before any has finished; the board's comes after them all."""
+    group = ProcessGroup(str(tmp_path), dict(os.environ))
+    board = group.start('board', [sys.executable, '-c', _stamped_exit(0.0)])
+    nodes = [group.start(name, [sys.executable, '-c', _stamped_exit(2.0)], is_node=True)
+             for name in ('interface', 'controller')]
+    for part in (board, *nodes):
+        group.wait_until(lambda p=part: 'up' in p.log_tail(), 30.0, 'start-up', part.name)
+    codes = group.stop(timeout=10.0)
+    assert codes == {'board': 0, 'interface': 0, 'controller': 0}, codes
+    first, second = (_stamps(p) for p in nodes)
+    assert first['got'] < second['exit'] and second['got'] < first['exit'], (first, second)
+    assert _stamps(board)['got'] > max(first['exit'], second['exit'])

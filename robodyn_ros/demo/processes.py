@@ -326,11 +326,15 @@ class ProcessGroup:
 
     def stop(self, timeout=5.0):
         """
-        Stop every part, newest first: SIGINT, then SIGTERM, then SIGKILL.
+        Stop every part: SIGINT, then SIGTERM, then SIGKILL.
 
-        A node still running after the SIGINT's grace time is asked for its
-        stacks (SIGUSR1) before the SIGTERM: its log then shows where its exit
-        hung.
+        SIGINT goes to all the nodes at once (each winds down on its own; a
+        hardware interface switches its outputs off), then, once they are
+        gone or their grace time is over, to the other parts one after
+        another, newest first, so that a simulated board or drive outlives
+        every host that talks to it. A node still running after the
+        SIGINT's grace time is asked for its stacks (SIGUSR1) before the
+        SIGTERM: its log then shows where its exit hung.
 
         Parameters
         ----------
@@ -343,33 +347,42 @@ class ProcessGroup:
             ``{name: exit code}`` (negative: killed by that signal).
 
         """
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        nodes = [p for p in reversed(self.parts) if p.is_node and p.running()]
+        for part in nodes:
+            self._signal(part, signal.SIGINT)
+        self._wait(nodes, timeout)
+        hung = [p for p in nodes if p.running()]
+        for part in hung:
+            try:
+                part.process.send_signal(signal.SIGUSR1)
+            except ProcessLookupError:
+                pass
+        if hung:
+            time.sleep(0.5)
+        for part in reversed(self.parts):
+            if not part.is_node and part.running():
+                self._signal(part, signal.SIGINT)
+                self._wait([part], timeout)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
             alive = [p for p in reversed(self.parts) if p.running()]
             if not alive:
                 break
             for part in alive:
-                try:
-                    os.killpg(part.pid, sig)
-                except ProcessLookupError:
-                    pass
-                if sig == signal.SIGINT:  # parts in order, so the board outlives its host
-                    self._wait([part], timeout)
+                self._signal(part, sig)
             self._wait(alive, timeout)
-            if sig == signal.SIGINT:
-                hung = [p for p in alive if p.running() and p.is_node]
-                for part in hung:
-                    try:
-                        part.process.send_signal(signal.SIGUSR1)
-                    except ProcessLookupError:
-                        pass
-                if hung:
-                    time.sleep(0.5)
         for part in self.parts:  # anything the parts themselves started
             try:
                 os.killpg(part.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
         return {p.name: p.process.poll() for p in self.parts}
+
+    @staticmethod
+    def _signal(part, sig):
+        try:
+            os.killpg(part.pid, sig)
+        except ProcessLookupError:
+            pass
 
     @staticmethod
     def _wait(parts, timeout):
