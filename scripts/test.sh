@@ -7,8 +7,8 @@
 #
 # Two passes: first every test not marked `serial`, spread over the cores by
 # pytest-xdist (ROBODYN_TEST_WORKERS workers, default `auto`: one per core;
-# 0 runs them in this process); then the `serial` tests (a loop or graph
-# timed at its rate, fault campaigns, benchmarks, the demo; listed in
+# 0 runs them in this process); then the `serial` tests (a graph at its rate:
+# the demo, the fault campaigns, the loop benchmarks; listed in
 # test/conftest.py) one after another with the machine to themselves.
 set -euo pipefail
 

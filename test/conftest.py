@@ -20,11 +20,10 @@ overridable) and takes a ROS domain ID of its own, so that concurrent runs on
 one machine never see each other's nodes. Each pytest-xdist worker is a run
 of its own here: it locks a domain of its own.
 
-Tests that time something while it runs (a control loop at its rate against
-the simulated board or drives, a fault campaign measuring drift, a
-benchmark, the demo) are marked ``serial``: ``scripts/test.sh`` runs them
-alone, after the other tests have run on every core, so that no other test
-takes their CPU. The list is by module, below.
+Tests that judge something while it runs at its rate (the demo, the fault
+campaigns measuring drift, the loop benchmarks) are marked ``serial``:
+``scripts/test.sh`` runs them alone, after the other tests have run on every
+core, so that no other test takes their CPU. The list is by module, below.
 """
 
 import fcntl
