@@ -56,8 +56,7 @@ SERIAL_MODULES = frozenset({
 def pytest_collection_modifyitems(config, items):
     """Mark the tests of :data:`SERIAL_MODULES` ``serial``."""
     for item in items:
-        name = os.path.splitext(os.path.basename(str(item.path)))[0]
-        if name in SERIAL_MODULES:
+        if item.path.stem in SERIAL_MODULES:
             item.add_marker(pytest.mark.serial)
 
 

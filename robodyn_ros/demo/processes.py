@@ -92,6 +92,26 @@ class Part:
         """Tell whether the process is still alive."""
         return self.process.poll() is None
 
+    def signal(self, sig, group=False):
+        """
+        Send a signal to the process, or to its whole process group; one already gone is skipped.
+
+        Parameters
+        ----------
+        sig : int
+            The signal.
+        group : bool
+            Whether every process of its group gets it (what it started, too).
+
+        """
+        try:
+            if group:
+                os.killpg(self.pid, sig)
+            else:
+                self.process.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def cpu_seconds(self):
         """Return the CPU time used so far (user + system) [s], or None if unknown."""
         try:
@@ -229,10 +249,7 @@ class ProcessGroup:
         """
         part = self.find(name)
         self.parts.remove(part)
-        try:
-            part.process.send_signal(sig)
-        except ProcessLookupError:
-            pass
+        part.signal(sig)
         part.process.wait(10.0)
         return part
 
@@ -247,9 +264,10 @@ class ProcessGroup:
 
         """
         try:
-            self.find(name).process.send_signal(signal.SIGUSR1)
-        except (KeyError, ProcessLookupError):
+            part = self.find(name)
+        except KeyError:
             return
+        part.signal(signal.SIGUSR1)
         time.sleep(0.5)
 
     def check(self):
@@ -349,40 +367,27 @@ class ProcessGroup:
         """
         nodes = [p for p in reversed(self.parts) if p.is_node and p.running()]
         for part in nodes:
-            self._signal(part, signal.SIGINT)
+            part.signal(signal.SIGINT, group=True)
         self._wait(nodes, timeout)
         hung = [p for p in nodes if p.running()]
         for part in hung:
-            try:
-                part.process.send_signal(signal.SIGUSR1)
-            except ProcessLookupError:
-                pass
+            part.signal(signal.SIGUSR1)
         if hung:
             time.sleep(0.5)
         for part in reversed(self.parts):
             if not part.is_node and part.running():
-                self._signal(part, signal.SIGINT)
+                part.signal(signal.SIGINT, group=True)
                 self._wait([part], timeout)
         for sig in (signal.SIGTERM, signal.SIGKILL):
             alive = [p for p in reversed(self.parts) if p.running()]
             if not alive:
                 break
             for part in alive:
-                self._signal(part, sig)
+                part.signal(sig, group=True)
             self._wait(alive, timeout)
         for part in self.parts:  # anything the parts themselves started
-            try:
-                os.killpg(part.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            part.signal(signal.SIGKILL, group=True)
         return {p.name: p.process.poll() for p in self.parts}
-
-    @staticmethod
-    def _signal(part, sig):
-        try:
-            os.killpg(part.pid, sig)
-        except ProcessLookupError:
-            pass
 
     @staticmethod
     def _wait(parts, timeout):
