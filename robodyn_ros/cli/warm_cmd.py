@@ -115,9 +115,13 @@ def _control(robot):
     return f'{how}: {", ".join(laws)}'
 
 
-def _plant():
+def _board():
+    from ..sim.board.frame_kernel import COMPILED as FRAMES
+    from ..sim.board.cycle_kernel import COMPILED as CYCLE
     from ..sim.plant_step import load
-    return 'numba step compiled' if load() else 'numba not installed (NumPy form)'
+    loaded = [load(), FRAMES.load(), CYCLE.load()]    # each, even if one fails
+    return ('numba plant step, cycle and frames compiled' if all(loaded)
+            else 'numba not installed (NumPy form)')
 
 
 def _outputs():
@@ -147,7 +151,7 @@ def run(args):
         _step(f'dynamics kernels of {robot}', lambda robot=robot: _kernels(robot))
     _step('time-optimal planner core', _planner)
     _step('control laws', lambda: _control(args.robots[0]))
-    _step('simulated plant step', _plant)
+    _step('simulated board (plant step, cycle, frames)', _board)
     _step('output stage', _outputs)
     _step('plot fonts (matplotlib)', _plots)
     return 0

@@ -31,22 +31,15 @@ hardware interface; none without numba: the general encoder alone).
 import numpy as np
 
 from .crc import TABLE16, TABLE8
+from .frame_loops import CRC, crc16, HEADER, HELPERS, put, write_header
 from .requests import SetCurrents
 from .wire import CURRENT_SCALE, I32, MAX_AXES, MsgId
 from ...realtime.compiled_functions import CompiledFunctions
 
-#: Bytes of a frame's header (sync, length, id, sequence, CRC-8) and of its CRC-16.
-HEADER, CRC = 8, 2
 #: Bytes of the payload's fixed part (board time u64, axis count u8) and per axis (i32).
 HEAD_SIZE, PER_AXIS = SetCurrents.HEAD.size, 4
 #: Longest set-currents frame [bytes].
 MAX_FRAME = HEADER + HEAD_SIZE + PER_AXIS * MAX_AXES + CRC
-
-
-def _put(out, at, value, size):
-    """Write ``value`` (int64, two's complement) little-endian in ``size`` bytes at ``at``."""
-    for i in range(size):
-        out[at + i] = (value >> (8 * i)) & 0xFF
 
 
 def encode_currents_frame(out, tables, header, state_time_us, currents):
@@ -76,26 +69,15 @@ def encode_currents_frame(out, tables, header, state_time_us, currents):
     """
     n = currents.shape[0]
     length = HEAD_SIZE + PER_AXIS * n
-    out[0] = 0xAA
-    out[1] = 0x55
-    _put(out, 2, length, 2)
-    out[4] = header[0]
-    _put(out, 5, header[1] & 0xFFFF, 2)
-    check = 0
-    for i in range(2, 7):
-        check = tables[0, check ^ out[i]]
-    out[7] = check
-    _put(out, HEADER, state_time_us, 8)
+    write_header(out, header[0], header[1], length, tables)
+    put(out, HEADER, state_time_us, 8)
     out[HEADER + 8] = n
     for k in range(n):
         wire = np.rint(currents[k] * header[2])
         if not abs(wire) <= header[3]:          # NaN fails too
             return 0
-        _put(out, HEADER + HEAD_SIZE + PER_AXIS * k, np.int64(wire), PER_AXIS)
-    crc = 0xFFFF
-    for i in range(2, HEADER + length):
-        crc = ((crc << 8) & 0xFFFF) ^ tables[1, ((crc >> 8) ^ out[i]) & 0xFF]
-    _put(out, HEADER + length, crc, CRC)
+        put(out, HEADER + HEAD_SIZE + PER_AXIS * k, np.int64(wire), PER_AXIS)
+    put(out, HEADER + length, crc16(out, HEADER + length, tables), CRC)
     return HEADER + length + CRC
 
 
@@ -150,4 +132,4 @@ def _warm(compiled):
 
 #: The compiled :func:`encode_currents_frame` (``COMPILED.get()``: a 1-tuple, or None).
 COMPILED = CompiledFunctions('the set-currents encode', (encode_currents_frame,), _warm,
-                             helpers=(_put,))
+                             helpers=HELPERS)

@@ -37,22 +37,15 @@ hardware interface; none without numba: the general parser alone).
 import numpy as np
 
 from .crc import TABLE16, TABLE8
+from .frame_loops import HEADER, HELPERS, unsigned, whole_frame
 from .reports import StateReport
 from .wire import CURRENT_SCALE, FAULT_MASK, MAX_AXES, MsgId, Status, STATUS_MASK
 from ...realtime.compiled_functions import CompiledFunctions
 
 #: Bytes of a state report's fixed part (time, status, faults, applied time, rx errors, count).
 HEAD_SIZE = StateReport.HEAD.size
-#: Bytes per axis (counts, current), and a frame's header and CRC.
-PER_AXIS, HEADER, CRC = 8, 8, 2
-
-
-def _u(data, at, size):
-    """Little-endian unsigned integer of ``size`` bytes at ``at`` (int64; u64 as uint64)."""
-    value = np.uint64(0)
-    for i in range(size - 1, -1, -1):
-        value = (value << np.uint64(8)) | np.uint64(data[at + i])
-    return value
+#: Bytes per axis (counts, current).
+PER_AXIS = 8
 
 
 def parse_state_datagram(data, tables, limits, counts, currents):
@@ -80,42 +73,29 @@ def parse_state_datagram(data, tables, limits, counts, currents):
         rx_errors)``; ``n`` 0 when the datagram is not one good state report.
 
     """
-    size = data.shape[0]
     zero = np.int64(0)
     none = (zero, zero, np.uint64(0), zero, zero, np.uint64(0), zero)
-    if size < HEADER + HEAD_SIZE + PER_AXIS + CRC or data[0] != 0xAA or data[1] != 0x55:
-        return none
-    length = np.int64(_u(data, 2, 2))
-    if int(data[4]) != limits[0] or size != HEADER + length + CRC:
-        return none
-    check = 0
-    for i in range(2, 7):
-        check = tables[0, check ^ int(data[i])]
-    if check != int(data[7]):
+    length = whole_frame(data, limits[0], HEAD_SIZE + PER_AXIS, tables)
+    if length < 0:
         return none
     extra = length - HEAD_SIZE
     n = np.int64(extra // PER_AXIS)
     if extra < PER_AXIS or extra % PER_AXIS != 0 or n > limits[1] or n > counts.shape[0]:
         return none
-    crc = 0xFFFF
-    for i in range(2, HEADER + length):
-        crc = ((crc << 8) & 0xFFFF) ^ tables[1, ((crc >> 8) ^ int(data[i])) & 0xFF]
-    if crc != np.int64(_u(data, HEADER + length, 2)):
-        return none
     p = HEADER
-    status, faults = np.int64(_u(data, p + 8, 2)), np.int64(_u(data, p + 10, 2))
+    status, faults = np.int64(unsigned(data, p + 8, 2)), np.int64(unsigned(data, p + 10, 2))
     if int(data[p + 22]) != n or status & ~limits[2] or faults & ~limits[3]:
         return none
     if (status & limits[4] != 0) != (faults != 0):
         return none
     for k in range(n):
         at = p + HEAD_SIZE + PER_AXIS * k
-        c = np.int64(_u(data, at, 4))
-        i = np.int64(_u(data, at + 4, 4))
+        c = np.int64(unsigned(data, at, 4))
+        i = np.int64(unsigned(data, at + 4, 4))
         counts[k] = c - (1 << 32) if c >= (1 << 31) else c
         currents[k] = (i - (1 << 32) if i >= (1 << 31) else i) / limits[5]
-    return (n, np.int64(_u(data, 5, 2)), _u(data, p, 8), status, faults, _u(data, p + 12, 8),
-            np.int64(_u(data, p + 20, 2)))
+    return (n, np.int64(unsigned(data, 5, 2)), unsigned(data, p, 8), status, faults,
+            unsigned(data, p + 12, 8), np.int64(unsigned(data, p + 20, 2)))
 
 
 class StateReportReader:
@@ -165,4 +145,4 @@ def _warm(compiled):
 
 #: The compiled :func:`parse_state_datagram` (``COMPILED.get()``: a 1-tuple, or None).
 COMPILED = CompiledFunctions('the state report decode', (parse_state_datagram,), _warm,
-                             helpers=(_u,))
+                             helpers=HELPERS)

@@ -42,6 +42,7 @@ import math
 
 import numpy as np
 
+from .cycle_kernel import COMPILED as CYCLE
 from ..plant import Plant
 from ...errors import InputError
 from ...hardware.scaling import axis_parameters
@@ -239,10 +240,11 @@ class SimAxes:
         self.current = np.zeros(n)
         self.gap = self.backlash / 2.0
         self._has_backlash = bool(np.any(self.backlash))
-        self.lower = model.lower_limits
-        self.upper = model.upper_limits
+        self.lower = np.array(model.lower_limits, dtype=float)   # (writable: the compiled
+        self.upper = np.array(model.upper_limits, dtype=float)   # stops take those only)
         self.counts_per_unit = self.encoder_counts * self.axes.gear_ratio / (2.0 * math.pi)
-        self._torque_per_amp = self.axes.torque_per_amp  # eta N Kt, once
+        self._torque_per_amp = np.array(self.axes.torque_per_amp, dtype=float)  # eta N Kt
+        self._torque = np.zeros(n)      # the compiled current lag's output
         self._frozen = self.true_counts()
 
     @property
@@ -295,11 +297,12 @@ class SimAxes:
 
         """
         if not isinstance(outputs_on, (bool, np.bool_)) and np.ndim(outputs_on):
-            self._advance_axes(reference, np.asarray(outputs_on, dtype=bool), self.period,
-                               self.alpha)
+            finite = self._advance_axes(reference, np.asarray(outputs_on, dtype=bool),
+                                        self.period, self.alpha)
         else:
-            self._advance(reference, outputs_on, self.period, self.alpha)
-        self.check()
+            finite = self._advance(reference, outputs_on, self.period, self.alpha)
+        if not finite:          # not known (None), or not finite: the check words it
+            self.check()
 
     def substep(self, reference):
         """
@@ -322,16 +325,27 @@ class SimAxes:
 
     def _advance(self, reference, outputs_on, h, alpha):
         plant = self.plant
-        if outputs_on:
-            self.current += (reference - self.current) * alpha
-        else:
+        torque = None
+        if not outputs_on:
             self.current[:] = 0.0
+        else:
+            fast = CYCLE.get()
+            if fast is not None:
+                try:
+                    torque = self._torque
+                    fast[1](self.current, reference, alpha, self._torque_per_amp, torque)
+                except TypeError:   # an array type it was not compiled for: the NumPy form
+                    torque = None
+            if torque is None:
+                self.current += (reference - self.current) * alpha
         if not outputs_on and self.brakes:
             plant.qd[:] = 0.0
             plant.time += h
-            return
-        plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
-        self._stops()
+            return None
+        if torque is None:
+            torque = self._torque_per_amp * self.current
+        plant.advance(self._backlash(torque, h), h)
+        return self._stops()
 
     def _advance_axes(self, reference, on, h, alpha):
         """Advance ``h`` with the power stage on or off per axis (a drive set)."""
@@ -340,17 +354,23 @@ class SimAxes:
         if self.brakes and not on.any():
             plant.qd[:] = 0.0
             plant.time += h
-            return
+            return None
         held = plant.q.copy()
         plant.advance(self._backlash(self._torque_per_amp * self.current, h), h)
         if self.brakes:
             plant.q = np.where(on, plant.q, held)
             plant.qd = np.where(on, plant.qd, 0.0)
-        self._stops()
+        return self._stops()
 
     def _stops(self):
-        """Hard stops at the joint limits."""
+        """Stop at the joint limits; give whether the state is finite (None: not checked)."""
         plant = self.plant
+        fast = CYCLE.get()
+        if fast is not None:
+            try:
+                return fast[0](plant.q, plant.qd, self.lower, self.upper)
+            except TypeError:   # an array type it was not compiled for: the NumPy form
+                pass
         q = plant.q
         low = q < self.lower
         high = q > self.upper
@@ -358,6 +378,7 @@ class SimAxes:
             plant.q = np.clip(q, self.lower, self.upper)
             plant.qd = np.where(low, np.maximum(plant.qd, 0.0),
                                 np.where(high, np.minimum(plant.qd, 0.0), plant.qd))
+        return None
 
     def encoder(self, stuck):
         """
@@ -381,6 +402,18 @@ class SimAxes:
         counts = np.where(stuck, self._frozen, counts)
         self._frozen = counts
         return counts
+
+    def took_counts(self, counts):
+        """
+        Keep counts read by the compiled sensor pass (a stuck encoder freezes at them).
+
+        Parameters
+        ----------
+        counts : numpy.ndarray
+            Counts, (n,) int.
+
+        """
+        self._frozen = counts
 
     def measured_current(self, offset):
         """

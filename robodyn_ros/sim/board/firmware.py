@@ -49,6 +49,7 @@ import time
 
 import numpy as np
 
+from .cycle_kernel import COMPILED as CYCLE
 from .impedance import ImpedanceLoop
 from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, Disable, Enable,
                                         Fault, FaultReport, Heartbeat, HeartbeatReply, Identify,
@@ -57,6 +58,10 @@ from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, 
 
 #: The board streams state reports for this long after the last valid frame [s].
 SESSION_TIMEOUT = 1.0
+SESSION_US = int(SESSION_TIMEOUT * 1e6)
+_ENABLED, _CONFIGURED, _FAULT, _CURRENT_LIMITED, _BRAKED, _OVERRUN, _IMPEDANCE = (
+    int(s) for s in (Status.ENABLED, Status.CONFIGURED, Status.FAULT, Status.CURRENT_LIMITED,
+                     Status.BRAKED, Status.OVERRUN, Status.IMPEDANCE))
 #: Watchdog period before the host configures one [s].
 DEFAULT_WATCHDOG = 0.05
 #: The modes, named as the set-point message that selects them.
@@ -132,20 +137,20 @@ class SimFirmware:
     @property
     def status(self):
         """Status bits of the next report (int)."""
-        bits = Status.CONFIGURED if self.config is not None else 0
-        if self.enabled:
-            bits |= Status.ENABLED
+        bits = _CONFIGURED if self.config is not None else 0     # (plain ints: IntFlag
+        if self.enabled:                                        # operations cost a
+            bits |= _ENABLED                                    # microsecond each)
             if self.mode == IMPEDANCE:
-                bits |= Status.IMPEDANCE
+                bits |= _IMPEDANCE
         elif self.axes.brakes:
-            bits |= Status.BRAKED
+            bits |= _BRAKED
         if self.faults:
-            bits |= Status.FAULT
+            bits |= _FAULT
         if self.limited:
-            bits |= Status.CURRENT_LIMITED
+            bits |= _CURRENT_LIMITED
         if self.overrun:
-            bits |= Status.OVERRUN
-        return int(bits)
+            bits |= _OVERRUN
+        return bits
 
     @property
     def streaming(self):
@@ -239,12 +244,11 @@ class SimFirmware:
             Messages to send back.
 
         """
-        self.session_until_us = self.time_us + int(SESSION_TIMEOUT * 1e6)
+        self.session_until_us = self.time_us + SESSION_US
         if isinstance(msg, SetCurrents):
-            self._set_currents(msg)
-            return []
+            return self.take_currents(msg.state_time_us, np.array(msg.currents, dtype=float))
         if isinstance(msg, SetImpedance):
-            if self._accept(msg, msg.axis_count):
+            if self._accept(msg.state_time_us, msg.axis_count):
                 self.impedance.take(msg)
                 self.mode = IMPEDANCE
             return []
@@ -297,31 +301,49 @@ class SimFirmware:
         self.watchdog_us = watchdog_us
         return Ack(mid, seq, Result.OK)
 
-    def _accept(self, msg, axes):
+    def _accept(self, state_time_us, axes):
         """Check a set-point frame (axis count, enabled, age); on success it feeds the watchdog."""
         if axes != self.n:
             self.rx_errors += 1
             return False
         if not self.enabled:
             return False
-        age = self.time_us - msg.state_time_us
+        age = self.time_us - state_time_us
         if age < 0 or age > self.watchdog_us:
             self.stale_commands += 1
             return False
         self.last_valid_us = self.time_us
         self.last_valid_wall = self.clock()
-        self.applied_state_time_us = msg.state_time_us
+        self.applied_state_time_us = state_time_us
         self._fresh = True
         return True
 
-    def _set_currents(self, msg):
-        if not self._accept(msg, len(msg.currents)):
-            return
-        ref = np.array(msg.currents, dtype=float)
-        clamped = np.minimum(np.maximum(ref, -self.limit), self.limit)
-        self.limited = bool((clamped != ref).any())
-        self.command = clamped
+    def take_currents(self, state_time_us, currents):
+        """
+        Take the set-points of a set-currents frame; return the replies (none).
+
+        Parameters
+        ----------
+        state_time_us : int
+            Board time of the state they were computed from [us].
+        currents : numpy.ndarray
+            Currents [A], float (axes,); clamped to the configured limits (in place)
+            and kept as the command.
+
+        """
+        self.session_until_us = self.time_us + SESSION_US
+        if not self._accept(state_time_us, currents.shape[0]):
+            return []
+        fast = CYCLE.get()
+        try:
+            self.limited = fast[0](currents, self.limit)      # in place
+        except TypeError:       # not compiled (None), or not the compiled array types
+            clamped = np.minimum(np.maximum(currents, -self.limit), self.limit)
+            self.limited = bool((clamped != currents).any())
+            currents = clamped
+        self.command = currents
         self.mode = CURRENT
+        return []
 
     # ------------------------------------------------------------------ cycle
     def tick(self, on_time=True):
@@ -356,6 +378,7 @@ class SimFirmware:
         else:
             out.extend(self.check_watchdog())
         injector = self.injector
+        sense = self._compiled_sensors()
         stuck = (np.array([injector.stuck(i) for i in range(self.n)])
                  if 'stuck_encoder' in injector.active else self._none_stuck)
         try:
@@ -369,16 +392,19 @@ class SimFirmware:
         except FloatingPointError:
             self.axes.plant.qd[:] = 0.0
             out.append(self.latch(Fault.INTERNAL))
-        counts = self.axes.encoder(stuck)
-        offset = (np.array([injector.current_offset(i, 2.0 * self.limit[i])
-                            for i in range(self.n)])
-                  if 'over_current' in injector.active else self._no_offset)
-        measured = self.axes.measured_current(offset)
-        trip = np.abs(measured) > self.over_current_factor * self.limit
-        if trip.any() and not self.faults & Fault.OVER_CURRENT:  # latched once, reported once
-            i = int(np.argmax(trip))
-            out.append(self.latch(Fault.OVER_CURRENT, i, int(round(measured[i] * 1e6))))
-        out.extend(self._encoder_check(counts))
+        sensed = self._sense(sense, out) if sense is not None else None
+        if sensed is not None:
+            counts, measured = sensed
+        else:
+            counts = self.axes.encoder(stuck)
+            offset = (np.array([injector.current_offset(i, 2.0 * self.limit[i])
+                                for i in range(self.n)])
+                      if 'over_current' in injector.active else self._no_offset)
+            measured = self.axes.measured_current(offset)
+            trip = np.abs(measured) > self.over_current_factor * self.limit
+            if trip.any():
+                self._over_current(int(np.argmax(trip)), measured, out)
+            out.extend(self._encoder_check(counts))
         if self.streaming:
             out.append(StateReport(self.time_us, self.status, self.faults,
                                    self.applied_state_time_us, self.rx_errors & 0xFFFF,
@@ -386,6 +412,41 @@ class SimFirmware:
                                    tuple(np.asarray(measured, dtype=float).tolist())))
             self.overrun = False
         return out
+
+    def _compiled_sensors(self):
+        """Give the compiled sensor pass when it applies (no sensor noise or fault), else None."""
+        axes, active = self.axes, self.injector.active
+        if (axes.encoder_noise or axes.current_noise or 'stuck_encoder' in active
+                or 'over_current' in active):
+            return None
+        return CYCLE.get()
+
+    def _sense(self, sense, out):
+        """Read and check the sensors in one compiled call (:mod:`.cycle_kernel`), or None."""
+        axes = self.axes
+        counts = np.empty(self.n, dtype=np.int64)
+        measured = axes.current
+        try:
+            trip, silent = sense[3](axes.q, axes.gap, axes.counts_per_unit, measured,
+                                    self.over_current_factor * self.limit, axes.qd,
+                                    self.enabled, self.time_us, self.watchdog_us,
+                                    self._last_counts, self._last_change_us, counts)
+        except TypeError:   # an array type it was not compiled for: the NumPy form
+            return None
+        axes.took_counts(counts)
+        self._last_counts = counts
+        if trip >= 0:       # (the trip switches the current off: report what was measured)
+            measured = measured.copy()
+            self._over_current(trip, measured, out)
+        if not self.enabled:            # (a trip above switched the outputs off)
+            self._last_change_us[:] = self.time_us
+        elif silent >= 0 and not self.faults & Fault.ENCODER:
+            out.append(self.latch(Fault.ENCODER, silent, int(round(abs(axes.qd[silent]) * 1e6))))
+        return counts, measured
+
+    def _over_current(self, axis, measured, out):
+        if not self.faults & Fault.OVER_CURRENT:    # latched once, reported once
+            out.append(self.latch(Fault.OVER_CURRENT, axis, int(round(measured[axis] * 1e6))))
 
     def _encoder_check(self, counts):
         changed = counts != self._last_counts

@@ -32,74 +32,21 @@ import time
 
 import numpy as np
 
-from .axes import PlantSettings, SensorSettings, SimAxes, without_load_friction
+from .axes_build import build_axes, true_model
+from .cycle_kernel import COMPILED as CYCLE
 from .endpoints import PtyEndpoint, UdpEndpoint
 from .faults import ControlChannel, FaultInjector
 from .firmware import SimFirmware
-from ...errors import InputError, RobodynError
+from .frame_kernel import COMPILED as FRAMES, CurrentsDatagramReader, StateFrameWriter
 from ...hardware.board.codec import decode_message, encode_message, plausible_length
 from ...hardware.board.framing import decode_frame, encode_frame, FrameParser
+from ...hardware.board.reports import StateReport
 from ...hardware.errors import CrcError, ProtocolError
-from ...hardware.scaling import axis_parameters
-from ...model import load_robot
 from ...realtime.hygiene import setup_process, setup_thread, thaw_garbage
 
-#: Amplifier rating used when the model gives no current or effort limit [A].
-FALLBACK_MAX_CURRENT = 100.0
-
-
-def _per_axis(values, n, name):
-    arr = np.asarray(values, dtype=float).reshape(-1)
-    if arr.size == 1:
-        return np.full(n, arr[0])
-    if arr.size != n:
-        raise InputError(name, f'expected one value or {n} values, got {arr.size}')
-    return arr
-
-
-def build_axes(config, model, rng):
-    """
-    Build the power stage, transmission, sensors and plant of a simulated robot.
-
-    Shared by the simulated board and the simulated CiA 402 drive set.
-
-    Parameters
-    ----------
-    config : SimBoardConfig
-        The plant options (rate, encoders, efficiency, backlash, noise,
-        brakes, friction, q0).
-    model : RobotModel
-        The true model (with its payload).
-    rng : numpy.random.Generator
-        Noise source.
-
-    Returns
-    -------
-    tuple
-        ``(axes, rating)``: the :class:`SimAxes` (its ``model`` without the
-        load-dependent friction unless ``config.load_friction``) and the
-        amplifier rating per axis [A].
-
-    """
-    n = model.n
-    plant_model = model if config.load_friction else without_load_friction(model)
-    eff = _per_axis(config.efficiency, n, 'efficiency')
-    counts = _per_axis(config.encoder_counts, n, 'encoder_counts').astype(np.int64)
-    q0 = (model.home_configuration() if not config.q0
-          else model.check_configuration(config.q0, 'q0'))
-    plant = PlantSettings(current_time_constant=config.current_time_constant,
-                          efficiency=eff, backlash=_per_axis(config.backlash, n, 'backlash'),
-                          backlash_speed=config.backlash_speed, brakes=config.brakes,
-                          friction_smoothing=config.friction_smoothing)
-    sensors = SensorSettings(encoder_counts=counts, encoder_noise=config.encoder_noise,
-                             current_noise=config.current_noise)
-    axes = SimAxes(plant_model, 1.0 / config.rate, plant, sensors, q0, rng, config.substeps)
-    if config.max_current:
-        rating = _per_axis(config.max_current, n, 'max_current')
-    else:
-        limit = axis_parameters(plant_model, eff).current_limit
-        rating = np.where(np.isfinite(limit), limit, FALLBACK_MAX_CURRENT)
-    return axes, rating
+#: Longer than this since the last wait returned, the loop looks for arrived frames
+#: again before it decides on a cycle (the process was not running meanwhile) [s].
+CATCH_UP = 50e-6
 
 
 class SimBoard:
@@ -134,6 +81,10 @@ class SimBoard:
         else:
             self.endpoint = UdpEndpoint(config.address, config.port)
         self.parser = FrameParser(plausible_length)
+        self._report_writer = StateFrameWriter()        # the compiled forms of the cycle's
+        self._currents_reader = CurrentsDatagramReader()    # frames (none: the general path)
+        FRAMES.start()
+        CYCLE.start()
         self.control = None
         self.tx_seq = 0
         self.counters = dict.fromkeys(
@@ -249,7 +200,8 @@ class SimBoard:
 
     def send(self, msg):
         """Encode one message, apply the tx faults, and send or delay it."""
-        frame = encode_message(msg, self.tx_seq)
+        frame = ((self._report_writer.encode(msg, self.tx_seq) if type(msg) is StateReport
+                  else None) or encode_message(msg, self.tx_seq))
         self.tx_seq = (self.tx_seq + 1) & 0xFFFF
         if not self.endpoint.is_open or self.injector.drop('tx'):
             self.counters['tx_dropped'] += 1
@@ -298,6 +250,12 @@ class SimBoard:
         if self.injector.drop('rx'):
             self.counters['rx_dropped'] += 1
             return
+        if self.endpoint.framed and not self.injector.active:
+            fast = self._currents_reader.read(data)     # one good set-currents datagram
+            if fast is not None:
+                seq, state_time_us, currents = fast
+                self._obey(peer, self.firmware.take_currents, state_time_us, currents)
+                return
         frames = (self.parser.feed_datagram(data) if self.endpoint.framed
                   else self.parser.feed(data))
         for frame in frames:
@@ -315,17 +273,21 @@ class SimBoard:
                 self.counters['rx_message_errors'] += 1
                 self.firmware.rx_errors += 1
                 continue
-            if not self._heard(peer):
-                self.counters['rx_foreign'] += 1
-                continue
-            self.counters['rx_frames'] += 1
-            for reply in self.firmware.handle(msg, frame.seq):
-                self.send(reply)
-            if peer is not None and self.firmware.enabled and self.session_peer is None:
-                self.session_peer = peer   # the host that enabled the outputs owns them
+            self._obey(peer, self.firmware.handle, msg, frame.seq)
         self.firmware.rx_errors = (self.counters['rx_message_errors'] + self.parser.crc_errors
                                    + self.parser.header_errors + self.parser.length_errors
                                    + self.parser.truncated + self.counters['rx_crc_injected'])
+
+    def _obey(self, peer, handler, *args):
+        """Run ``handler(*args)`` for a valid frame from ``peer`` if heard; send its replies."""
+        if not self._heard(peer):
+            self.counters['rx_foreign'] += 1
+            return
+        self.counters['rx_frames'] += 1
+        for reply in handler(*args):
+            self.send(reply)
+        if peer is not None and self.firmware.enabled and self.session_peer is None:
+            self.session_peer = peer   # the host that enabled the outputs owns them
 
     def _heard(self, peer):
         """Whether a valid frame from ``peer`` is obeyed (and becomes the reply address)."""
@@ -384,10 +346,13 @@ class SimBoard:
         deadline = start + self.config.max_runtime if self.config.max_runtime > 0 else math.inf
         next_tick = start + period
         last_tick = start
+        waited = -math.inf      # when the last wait (which serves what is ready) returned
         while not self._stop:
             # What arrived while this process was not running is taken first: a set-point
-            # that reached the socket in time counts before the watchdog looks.
-            self._poll_io(0.0)
+            # that reached the socket in time counts before the watchdog looks. Right after
+            # a wait returned, that wait has taken it (one select a cycle less).
+            if time.monotonic() - waited > CATCH_UP:
+                self._poll_io(0.0)
             now = time.monotonic()
             if now >= deadline:
                 break
@@ -414,6 +379,7 @@ class SimBoard:
             if self.config.lockstep and self.firmware.enabled:
                 wake = min(wake, last_tick + self.config.lockstep_timeout)
             self._poll_io(max(0.0, wake - time.monotonic()))
+            waited = time.monotonic()
 
     def _poll_io(self, timeout):
         """Wait up to ``timeout`` [s] for the control channel or the link; serve them."""
@@ -431,38 +397,6 @@ class SimBoard:
             elif self.endpoint.is_open:
                 for data, peer in self.endpoint.read_chunks():
                     self.receive(data, peer)
-
-
-def true_model(config):
-    """
-    Load the simulated robot's true model, with its payload.
-
-    Parameters
-    ----------
-    config : SimBoardConfig
-        ``robot``, ``params`` and the payload options.
-
-    Returns
-    -------
-    RobotModel
-        The plant's model.
-
-    Raises
-    ------
-    InputError
-        For a payload frame the robot does not have.
-
-    """
-    model = load_robot(config.robot, params=config.params or None)
-    if config.payload_mass > 0.0:
-        frame = config.payload_frame or model.end_effector
-        try:
-            model.frame(frame)
-        except RobodynError as exc:
-            raise InputError('payload_frame', f'{frame!r} is not a frame of '
-                             f'{model.name}: {exc}') from None
-        model = model.with_payload(config.payload_mass, config.payload_com, frame=frame)
-    return model
 
 
 def build_board(config):

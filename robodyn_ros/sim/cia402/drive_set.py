@@ -16,8 +16,8 @@
 The simulated drive set: one process, one bus, one drive per joint, one plant.
 
 :class:`SimDriveSet` loads the true robot (as ``robodyn sim-board`` does:
-:func:`~robodyn_ros.sim.board.simulator.true_model`,
-:func:`~robodyn_ros.sim.board.simulator.build_axes`), puts one
+:func:`~robodyn_ros.sim.board.axes_build.true_model`,
+:func:`~robodyn_ros.sim.board.axes_build.build_axes`), puts one
 :class:`~.drive.SimDrive` per joint on a CAN bus and runs, in one thread:
 
 * the bus: every frame is handed to ``canopen`` (SDO servers, NMT) or to
@@ -43,8 +43,8 @@ import numpy as np
 
 from .drive import SimDrive
 from .faults import DRIVE_FAULTS, DriveFaultInjector
+from ..board.axes_build import build_axes, true_model
 from ..board.faults import ControlChannel, parse_fault_spec
-from ..board.simulator import build_axes, true_model
 from ...errors import InputError
 from ...hardware.cia402 import EDS_PATH
 from ...hardware.cia402 import objects as o
