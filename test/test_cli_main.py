@@ -205,3 +205,24 @@ def test_the_default_rate_follows_the_hardware(command, board_rate):
         args = parser.parse_args([command, *argv])
         assert control_rate(args, board_rate) == expected, argv
     assert bus_load(6, CIA402_RATE) < 50.0 < bus_load(6, 2 * CIA402_RATE)
+
+
+def test_a_sub_command_imports_its_own_module_only():
+    """``robodyn sim-board`` (started in every graph) loads neither the laws nor numba."""
+    code = ('import sys\n'
+            'from robodyn_ros.cli.main import build_parser\n'
+            'p = build_parser("sim-board")\n'
+            'p.parse_args(["sim-board", "puma560", "--transport", "udp"])\n'
+            'from robodyn_ros.sim.board.simulator import build_board\n'
+            'heavy = [m for m in ("numba", "scipy", "robodyn_ros.control.base",\n'
+            '                     "robodyn_ros.cli.bench_cmd") if m in sys.modules]\n'
+            'print(heavy)\n')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.strip() == '[]'
+    # the one-command parser refuses and helps as the full one does
+    for args in (['sim-board', '--bogus'], ['bench-board', '--pings', 'x'], ['nosuch']):
+        res = _run(*args)
+        assert res.returncode == 2 and 'Traceback' not in res.stderr
+        assert res.stderr.strip().splitlines()[-1].startswith('robodyn')
+    assert 'sim-board' in _run('--help').stdout

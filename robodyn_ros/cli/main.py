@@ -54,9 +54,20 @@ COMMANDS = {
 ALIASES = {'bench-planner': ('bench', 'planner'), 'bench-board': ('bench', 'board')}
 
 
-def build_parser():
+def build_parser(only=None):
     """
-    Build the argument parser with every sub-command.
+    Build the argument parser with every sub-command, or only the one given.
+
+    Each sub-command's module is imported to add its parser, and some
+    import much (the control laws, Pinocchio, numba): a process started as
+    ``robodyn sim-board`` (a simulated board in every graph) is ready in
+    about a second instead of three when it imports only its own.
+
+    Parameters
+    ----------
+    only : str, optional
+        A sub-command or alias name: the parser has that one only (the
+        full parser for anything else, e.g. ``--help``).
 
     Returns
     -------
@@ -64,6 +75,11 @@ def build_parser():
         The parser.
 
     """
+    commands, aliases = COMMANDS, ALIASES
+    if only in COMMANDS:
+        commands, aliases = {only: COMMANDS[only]}, {}
+    elif only in ALIASES:
+        commands, aliases = {}, {only: ALIASES[only]}
     parser = Parser(
         prog='robodyn',
         description='robodyn_ros: model-based control of robot arms for ROS 2. '
@@ -71,9 +87,9 @@ def build_parser():
     parser.add_argument('--version', action='version', version=f'robodyn {__version__}')
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
     sub.required = True
-    for name, module in COMMANDS.items():
+    for name, module in commands.items():
         importlib.import_module(module, __package__).add_parser(sub)
-    for alias, (command, target) in ALIASES.items():
+    for alias, (command, target) in aliases.items():
         importlib.import_module(COMMANDS[command], __package__).add_alias(sub, alias, target)
     return parser
 
@@ -104,11 +120,12 @@ def main(argv=None):
         cannot be read or written at run time.
 
     """
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args, extra = parser.parse_known_args(argv)
     if extra:
         args.command_parser.error(f'unrecognized arguments: {" ".join(extra)}')
-    args.argv = list(sys.argv[1:] if argv is None else argv)   # to run again elsewhere
+    args.argv = argv        # to run again elsewhere
     name = args.command_parser.prog.replace('robodyn ', '', 1)
 
     def show(*warning, **kwargs):

@@ -21,27 +21,29 @@ laws also give impedance set-points for a board that closes the PD itself
 (``controller.impedance_step``, :mod:`.split_form`).
 """
 
-from .base import Controller, ControlStatus, JointReference, Mode, StepOutput
-from .computed_torque import ComputedTorque
-from .computed_torque_lme import ComputedTorqueLME
-from .factory import apply_gain, apply_gains, LAWS, make_controller
-from .filtered_difference import FilteredDifference
-from .filters import StateVariableFilter
-from .gains import ct_gains, max_joint_inertia, PidGains, triple_pole_pid
-from .mbvsst import MBVSST
-from .model_dynamics import ModelDynamics
-from .parameter_model import BaseParameterModel
-from .payload import PayloadEstimator
-from .payload_model import PayloadModel
-from .payload_settings import PayloadEstimatorSettings
-from .pid import PDGravity, PID
-from .rls import RecursiveLeastSquares
-from .self_tuning import ParameterEstimatorSettings, SelfTuningComputedTorque
-from .sliding_mode import SlidingMode, switching_gain
-from .slotine_li import SlotineLi
-from .split_form import ImpedanceSetpoint
-from .task_space import TaskReference, TaskSpaceComputedTorque
-from .vsst import SelfTunerSettings, SelfTuningRelay, VariableStructureSelfTuner
+import importlib
+
+#: Public name -> module that defines it (imported on first use: a process that
+#: needs one filter does not load every law, numba and SciPy with it).
+_WHERE = {
+    'apply_gain': '.factory', 'apply_gains': '.factory',
+    'BaseParameterModel': '.parameter_model', 'ComputedTorque': '.computed_torque',
+    'ComputedTorqueLME': '.computed_torque_lme', 'Controller': '.base',
+    'ControlStatus': '.base', 'ct_gains': '.gains',
+    'FilteredDifference': '.filtered_difference', 'ImpedanceSetpoint': '.split_form',
+    'JointReference': '.base', 'LAWS': '.factory', 'make_controller': '.factory',
+    'max_joint_inertia': '.gains', 'MBVSST': '.mbvsst', 'Mode': '.base',
+    'ModelDynamics': '.model_dynamics', 'ParameterEstimatorSettings': '.self_tuning',
+    'PayloadEstimator': '.payload', 'PayloadEstimatorSettings': '.payload_settings',
+    'PayloadModel': '.payload_model', 'PDGravity': '.pid', 'PID': '.pid', 'PidGains': '.gains',
+    'RecursiveLeastSquares': '.rls', 'SelfTunerSettings': '.vsst',
+    'SelfTuningComputedTorque': '.self_tuning', 'SelfTuningRelay': '.vsst',
+    'SlidingMode': '.sliding_mode', 'SlotineLi': '.slotine_li',
+    'StateVariableFilter': '.filters', 'StepOutput': '.base',
+    'switching_gain': '.sliding_mode', 'TaskReference': '.task_space',
+    'TaskSpaceComputedTorque': '.task_space', 'triple_pole_pid': '.gains',
+    'VariableStructureSelfTuner': '.vsst'
+}
 
 __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'ControlStatus',
            'Controller', 'FilteredDifference', 'ImpedanceSetpoint', 'JointReference', 'LAWS',
@@ -52,3 +54,12 @@ __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'Control
            'TaskReference', 'TaskSpaceComputedTorque', 'VariableStructureSelfTuner',
            'apply_gain', 'apply_gains', 'ct_gains', 'make_controller', 'max_joint_inertia',
            'switching_gain', 'triple_pole_pid']
+
+
+def __getattr__(name):
+    """Import a public name's module on first use (PEP 562)."""
+    if name not in _WHERE:
+        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+    globals()[name] = value
+    return value

@@ -127,10 +127,10 @@ class DemoSession:
     def start(self):
         """Start the board and the nodes and bring the hardware interface up."""
         cfg = self.cfg
-        self._warm_laws()
         self.progress(f'starting the simulated {plant_text(cfg)}')
         name, drives = plant_part(cfg), cfg.hardware == 'cia402'
         board = self._start_part(name, plant_command(cfg))
+        self._warm_laws()       # while the board starts (another process, the other core)
         self.group.wait_until(lambda: board.json_line('ready') is not None, 30.0,
                               f'the {"drives" if drives else "board"} to serve', name)
         port = board.json_line('ready')['can_port' if drives else 'port']

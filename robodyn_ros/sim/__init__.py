@@ -13,10 +13,27 @@
 # limitations under the License.
 
 
-"""Simulation (no rclpy): the Pinocchio plant, the closed-loop runner and the scenarios."""
+"""
+Simulation (no rclpy): the Pinocchio plant, the closed-loop runner and the scenarios.
 
-from .plant import Plant
-from .runner import Fault, Sensor, simulate
-from .stats import SimResult
+The names below are imported when first used: the closed-loop runner
+brings in the control laws (numba, SciPy), which a simulated board or drive
+set, also in this package, does not need.
+"""
+
+import importlib
+
+#: Public name -> module that defines it.
+_WHERE = {'Plant': '.plant', 'Fault': '.runner', 'Sensor': '.runner', 'simulate': '.runner',
+          'SimResult': '.stats'}
 
 __all__ = ['Fault', 'Plant', 'Sensor', 'SimResult', 'simulate']
+
+
+def __getattr__(name):
+    """Import a public name's module on first use (PEP 562)."""
+    if name not in _WHERE:
+        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+    globals()[name] = value
+    return value
