@@ -250,14 +250,15 @@ class SimBoard:
         if self.injector.drop('rx'):
             self.counters['rx_dropped'] += 1
             return
-        if self.endpoint.framed and not self.injector.active:
-            fast = self._currents_reader.read(data)     # one good set-currents datagram
-            if fast is not None:
-                seq, state_time_us, currents = fast
-                self._obey(peer, self.firmware.take_currents, state_time_us, currents)
-                return
-        frames = (self.parser.feed_datagram(data) if self.endpoint.framed
-                  else self.parser.feed(data))
+        fast = (self._currents_reader.read(data)      # one good set-currents datagram
+                if self.endpoint.framed and not self.injector.active else None)
+        if fast is not None:
+            _, state_time_us, currents = fast
+            self._obey(peer, self.firmware.take_currents, state_time_us, currents)
+            frames = ()
+        else:
+            frames = (self.parser.feed_datagram(data) if self.endpoint.framed
+                      else self.parser.feed(data))
         for frame in frames:
             try:
                 if 'corrupt_crc' in self.injector.active:
