@@ -24,9 +24,12 @@ import json
 import math
 import subprocess
 import sys
+from types import SimpleNamespace
 
-from robodyn_ros.demo.fault_campaign import CaseResult, DRIFT_LIMIT_DEG, table
+from robodyn_ros.demo.fault_campaign import CaseResult, DRIFT_LIMIT_DEG, FaultCampaign, table
 from robodyn_ros.demo.fault_cases import CASE_NAMES
+from robodyn_ros.demo.graph import HARDWARE
+from robodyn_ros.demo.store import RunLog
 
 
 def test_every_case_passes_on_the_simulated_robot(tmp_path):
@@ -134,3 +137,25 @@ def test_deactivation_verdict_accepts_a_stale_stream_only_with_the_release_said(
     for transitions, message in (([stale], 'active'), ([], said), (['running -> fault'], said)):
         r = controller_deactivated(_Deactivated(transitions, message))
         assert r.failures == ['the interface did not see a release'], (transitions, message)
+
+
+def test_transitions_count_a_republished_status_once():
+    """The node republishes its last transition with its status: one transition, first arrival."""
+    log = RunLog()
+    name = '/' + HARDWARE
+    for t, msg in [(1.0, 'drive disabled -> armed: activated'),
+                   (2.0, 'drive armed -> running: a command stream arrived'),
+                   (3.0, 'drive armed -> running: a command stream arrived'),   # republished
+                   (3.5, 'outputs on'),                                         # health, other
+                   (4.0, 'drive armed -> running: a command stream arrived'),   # republished
+                   (5.0, 'drive running -> fault: EMCY'),
+                   (6.0, 'drive running -> fault: EMCY'),
+                   (7.0, 'drive fault -> armed: reset'),
+                   (8.0, 'drive armed -> running: a command stream arrived')]:
+        log.add_diagnostic(name, t, 0, msg, {})
+    campaign = FaultCampaign.__new__(FaultCampaign)     # only its session's log is needed
+    campaign.session = SimpleNamespace(log=log)
+    assert [text.split(':')[0] for _, text in campaign.transitions(2.5)] == [
+        'running -> fault', 'fault -> armed', 'armed -> running']
+    assert [t for t, _ in campaign.transitions(0.0)] == [1.0, 2.0, 5.0, 7.0, 8.0]
+    assert campaign.drive_state() == 'running'

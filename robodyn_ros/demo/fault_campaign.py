@@ -190,10 +190,22 @@ class FaultCampaign:
         list of tuple
             ``(time, text)`` of each ``drive <from> -> <to>: <cause>``.
 
+        Notes
+        -----
+        The node's diagnostics status is republished periodically, and its
+        last transition with it until the status changes: a transition text
+        equal to the one before it is such a copy (a real transition starts
+        where the one before it ended, so it never repeats it), counted once,
+        at its first arrival.
+
         """
-        hist = self.log.diagnostic_history('/' + HARDWARE)
-        return [(t, m[len('drive '):]) for t, _, m in hist
-                if t >= since and m.startswith('drive ')]
+        steps, last = [], None
+        for t, _, m in self.log.diagnostic_history('/' + HARDWARE):
+            if m.startswith('drive '):
+                if m != last and t >= since:
+                    steps.append((t, m[len('drive '):]))
+                last = m
+        return steps
 
     def wait_running(self, timeout=20.0):
         """Wait until the outputs follow the controller again and the arm is still."""
