@@ -15,6 +15,8 @@
 
 """The simulated board's compiled cycle arithmetic against its NumPy form, cycle by cycle."""
 
+from collections import Counter
+
 from board_helpers import ACTUATORS
 import numpy as np
 import pytest
@@ -74,14 +76,27 @@ def test_the_compiled_cycle_gives_the_numpy_forms_reports(
     rng = np.random.default_rng(3)
     currents = rng.normal(0.0, 4.0, (1500, n)).cumsum(axis=0) * 0.05
     currents[600:700] = 8.0 * np.sign(rng.normal(size=n))       # beyond the limit: clamped
-    runs = []
+    runs, calls = [], Counter()
+
+    def counted(i, func):
+        def call(*args):
+            out = func(*args)
+            calls[i] += 1           # (a call that raised went to the NumPy form)
+            return out
+        return call
+
+    wrapped = tuple(counted(i, f) for i, f in enumerate(compiled))
     for fast in (True, False):
         with monkeypatch.context() as patch:
-            if not fast:
-                patch.setattr(cycle_kernel.COMPILED, 'get', lambda: None)
+            patch.setattr(cycle_kernel.COMPILED, 'get', (lambda: wrapped) if fast
+                          else (lambda: None))
             runs.append(_run(_firmware(robot, counts, factor), currents, 900))
     (out, q, qd, events), (ref_out, ref_q, ref_qd, ref_events) = runs
     assert out == ref_out
+    # the compiled run took the compiled forms, cycle after cycle
+    # (every cycle reads the sensors; with the outputs on, the clamp, lag and stops run)
+    assert calls[cycle_kernel.SENSE] == 1500 and calls[cycle_kernel.CLAMP] > 100
+    assert calls[cycle_kernel.HARD_STOPS] == calls[cycle_kernel.CURRENT_LAG] > 100
     np.testing.assert_array_equal(q, ref_q)
     np.testing.assert_array_equal(qd, ref_qd)
     assert events == ref_events
@@ -106,7 +121,7 @@ def test_hard_stops_clamp_as_the_array_formula(compiled):
         ref_q = np.clip(q, lower, upper)
         ref_qd = np.where(low, np.maximum(qd, 0.0), np.where(high, np.minimum(qd, 0.0), qd))
         finite = bool(np.isfinite(ref_q).all() and np.isfinite(ref_qd).all())
-        assert compiled[2](q, qd, lower, upper) == finite
+        assert compiled[cycle_kernel.HARD_STOPS](q, qd, lower, upper) == finite
         np.testing.assert_array_equal(q, ref_q)
         np.testing.assert_array_equal(qd, ref_qd)
 
@@ -121,13 +136,13 @@ def test_clamp_and_current_lag_are_the_array_formulas(compiled):
             values[rng.integers(4)] = np.nan
         ref = np.minimum(np.maximum(values, -limit), limit)
         changed = bool((ref != values).any())
-        assert compiled[0](values, limit) == changed
+        assert compiled[cycle_kernel.CLAMP](values, limit) == changed
         np.testing.assert_array_equal(values, ref)
         current, reference, tpa = rng.normal(size=(3, 4))
         alpha = rng.random()
         ref_current = current + (reference - current) * alpha
         torque = np.empty(4)
-        compiled[1](current, reference, alpha, tpa, torque)
+        compiled[cycle_kernel.CURRENT_LAG](current, reference, alpha, tpa, torque)
         np.testing.assert_array_equal(current, ref_current)
         np.testing.assert_array_equal(torque, tpa * ref_current)
 
@@ -152,9 +167,9 @@ def test_sense_finds_the_silent_encoder_as_the_numpy_check(compiled):
         ref_changes = fw._last_change_us.copy()
         got_changes = changes.copy()
         cpu = fw.axes.counts_per_unit
-        trip, silent = compiled[3](counts / cpu, np.zeros(3), cpu, np.zeros(3),
-                                   np.ones(3), fw.axes.qd, enabled, fw.time_us,
-                                   fw.watchdog_us, last, got_changes, counts.copy())
+        trip, silent = compiled[cycle_kernel.SENSE](
+            counts / cpu, np.zeros(3), cpu, np.zeros(3), np.ones(3), fw.axes.qd, enabled,
+            fw.time_us, fw.watchdog_us, last, got_changes, counts.copy())
         np.testing.assert_array_equal(got_changes, ref_changes)
         assert trip == -1
         assert silent == (ref[0].axis if ref else -1)

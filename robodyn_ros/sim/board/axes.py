@@ -42,7 +42,7 @@ import math
 
 import numpy as np
 
-from .cycle_kernel import COMPILED as CYCLE
+from .cycle_kernel import COMPILED as CYCLE, CURRENT_LAG, HARD_STOPS
 from ..plant import Plant
 from ...errors import InputError
 from ...hardware.scaling import axis_parameters
@@ -333,7 +333,8 @@ class SimAxes:
             if fast is not None:
                 try:
                     torque = self._torque
-                    fast[1](self.current, reference, alpha, self._torque_per_amp, torque)
+                    fast[CURRENT_LAG](self.current, reference, alpha, self._torque_per_amp,
+                                      torque)
                 except TypeError:   # an array type it was not compiled for: the NumPy form
                     torque = None
             if torque is None:
@@ -368,7 +369,7 @@ class SimAxes:
         fast = CYCLE.get()
         if fast is not None:
             try:
-                return fast[0](plant.q, plant.qd, self.lower, self.upper)
+                return fast[HARD_STOPS](plant.q, plant.qd, self.lower, self.upper)
             except TypeError:   # an array type it was not compiled for: the NumPy form
                 pass
         q = plant.q

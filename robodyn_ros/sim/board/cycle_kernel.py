@@ -173,12 +173,17 @@ def sense(q, gap, counts_per_unit, current, trip_level, qd, enabled, time_us, wa
     return trip, silent
 
 
+#: Positions of the functions in ``COMPILED.get()``.
+CLAMP, CURRENT_LAG, HARD_STOPS, SENSE = range(4)
+
+
 def _warm(compiled):
     one, count = np.ones(1), np.zeros(1, dtype=np.int64)
-    compiled[0](one.copy(), one)
-    compiled[1](one.copy(), one, 0.5, one, one.copy())
-    compiled[2](one.copy(), one.copy(), one, one)
-    compiled[3](one, one, one, one, one, one, True, 1, 1000, count, count.copy(), count.copy())
+    compiled[CLAMP](one.copy(), one)
+    compiled[CURRENT_LAG](one.copy(), one, 0.5, one, one.copy())
+    compiled[HARD_STOPS](one.copy(), one.copy(), one, one)
+    compiled[SENSE](one, one, one, one, one, one, True, 1, 1000, count, count.copy(),
+                    count.copy())
 
 
 #: The compiled functions (``COMPILED.get()``: ``(clamp, current_lag, hard_stops, sense)``,

@@ -49,7 +49,7 @@ import time
 
 import numpy as np
 
-from .cycle_kernel import COMPILED as CYCLE
+from .cycle_kernel import CLAMP, COMPILED as CYCLE, SENSE
 from .impedance import ImpedanceLoop
 from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, Disable, Enable,
                                         Fault, FaultReport, Heartbeat, HeartbeatReply, Identify,
@@ -336,7 +336,7 @@ class SimFirmware:
             return []
         fast = CYCLE.get()
         try:
-            self.limited = fast[0](currents, self.limit)      # in place
+            self.limited = fast[CLAMP](currents, self.limit)      # in place
         except TypeError:       # not compiled (None), or not the compiled array types
             clamped = np.minimum(np.maximum(currents, -self.limit), self.limit)
             self.limited = bool((clamped != currents).any())
@@ -427,10 +427,10 @@ class SimFirmware:
         counts = np.empty(self.n, dtype=np.int64)
         measured = axes.current
         try:
-            trip, silent = sense[3](axes.q, axes.gap, axes.counts_per_unit, measured,
-                                    self.over_current_factor * self.limit, axes.qd,
-                                    self.enabled, self.time_us, self.watchdog_us,
-                                    self._last_counts, self._last_change_us, counts)
+            trip, silent = sense[SENSE](axes.q, axes.gap, axes.counts_per_unit, measured,
+                                        self.over_current_factor * self.limit, axes.qd,
+                                        self.enabled, self.time_us, self.watchdog_us,
+                                        self._last_counts, self._last_change_us, counts)
         except TypeError:   # an array type it was not compiled for: the NumPy form
             return None
         axes.took_counts(counts)
