@@ -39,7 +39,7 @@ ROS_MODULES = ('rclpy', 'rosidl_runtime_py', 'std_msgs', 'sensor_msgs', 'traject
 #: Layers from the bottom; a module may import its own layer and the ones below. An
 #: entry names a folder or module; the longest entry that contains a module places it.
 LAYERS = (
-    ('errors', 'ros_env', 'realtime', 'hardware.errors'),
+    ('errors', 'ros_env', 'realtime', 'hardware.errors', 'lazy_names'),
     ('model', 'friction.models', 'friction.symbolic'),
     ('dynamics', 'pinocchio_bridge'),
     ('friction',),

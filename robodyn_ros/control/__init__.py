@@ -21,7 +21,7 @@ laws also give impedance set-points for a board that closes the PD itself
 (``controller.impedance_step``, :mod:`.split_form`).
 """
 
-import importlib
+from ..lazy_names import module_getattr
 
 #: Public name -> module that defines it (imported on first use: a process that
 #: needs one filter does not load every law, numba and SciPy with it).
@@ -55,11 +55,4 @@ __all__ = ['BaseParameterModel', 'ComputedTorque', 'ComputedTorqueLME', 'Control
            'apply_gain', 'apply_gains', 'ct_gains', 'make_controller', 'max_joint_inertia',
            'switching_gain', 'triple_pole_pid']
 
-
-def __getattr__(name):
-    """Import a public name's module on first use (PEP 562)."""
-    if name not in _WHERE:
-        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = module_getattr(__name__, _WHERE)

@@ -21,7 +21,7 @@ brings in the control laws (numba, SciPy), which a simulated board or drive
 set, also in this package, does not need.
 """
 
-import importlib
+from ..lazy_names import module_getattr
 
 #: Public name -> module that defines it.
 _WHERE = {'Plant': '.plant', 'Fault': '.runner', 'Sensor': '.runner', 'simulate': '.runner',
@@ -29,11 +29,4 @@ _WHERE = {'Plant': '.plant', 'Fault': '.runner', 'Sensor': '.runner', 'simulate'
 
 __all__ = ['Fault', 'Plant', 'Sensor', 'SimResult', 'simulate']
 
-
-def __getattr__(name):
-    """Import a public name's module on first use (PEP 562)."""
-    if name not in _WHERE:
-        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = module_getattr(__name__, _WHERE)
