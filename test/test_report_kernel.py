@@ -83,11 +83,11 @@ def test_every_good_report_decodes_as_the_general_path_and_nothing_else_does(com
 
 
 def test_damaged_reports_go_to_the_general_parser(compiled):
-    """20,000 mutated reports, two reports in one datagram, reserved bits: never a wrong one."""
+    """10,000 mutated reports, two reports in one datagram, reserved bits: never a wrong one."""
     rng = np.random.default_rng(5)
     reader = report_kernel.StateReportReader()
     refused = 0
-    for k in range(20000):
+    for k in range(10000):
         msg = _random_message(rng)
         while not isinstance(msg, m.StateReport):
             msg = _random_message(rng)
@@ -105,7 +105,7 @@ def test_damaged_reports_go_to_the_general_parser(compiled):
         else:
             assert fast is None
             refused += 1
-    assert refused > 19000
+    assert refused > 9400
     # valid CRCs around impossible contents: the codec's own checks refuse them
     good = encode_message(m.StateReport(5, 0, 0, 4, 0, (1,), (0.5,)), 9)
     payload = bytearray(good[8:-2])
