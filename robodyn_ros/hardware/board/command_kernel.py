@@ -30,8 +30,7 @@ hardware interface; none without numba: the general encoder alone).
 
 import numpy as np
 
-from .crc import TABLE16, TABLE8
-from .frame_loops import CRC, crc16, HEADER, HELPERS, put, write_header
+from .frame_loops import CRC, crc16, crc_tables, HEADER, HELPERS, put, write_header
 from .requests import SetCurrents
 from .wire import CURRENT_SCALE, I32, MAX_AXES, MsgId
 from ...realtime.compiled_functions import CompiledFunctions
@@ -85,7 +84,7 @@ class CurrentsFrameWriter:
     """Buffer and tables of :func:`encode_currents_frame`; :meth:`encode` a frame."""
 
     def __init__(self):
-        self.tables = np.array([TABLE8, TABLE16], dtype=np.int64)
+        self.tables = crc_tables()
         self.header = np.array([int(MsgId.SET_CURRENTS), 0, int(CURRENT_SCALE), I32[1]],
                                dtype=np.int64)
         self.out = np.zeros(MAX_FRAME, dtype=np.uint8)

@@ -34,8 +34,15 @@ The layout is :mod:`.framing`'s (docs/driver_board_protocol.md).
 
 import numpy as np
 
+from .crc import TABLE16, TABLE8
+
 #: Bytes of a frame's header (sync, length, id, sequence, CRC-8) and of its CRC-16.
 HEADER, CRC = 8, 2
+
+
+def crc_tables():
+    """Give the (2, 256) int64 array of the CRC-8 and CRC-16 tables the loops take (new)."""
+    return np.array([TABLE8, TABLE16], dtype=np.int64)
 
 
 def put(out, at, value, size):

@@ -36,8 +36,7 @@ hardware interface; none without numba: the general parser alone).
 
 import numpy as np
 
-from .crc import TABLE16, TABLE8
-from .frame_loops import HEADER, HELPERS, unsigned, whole_frame
+from .frame_loops import crc_tables, HEADER, HELPERS, unsigned, whole_frame
 from .reports import StateReport
 from .wire import CURRENT_SCALE, FAULT_MASK, MAX_AXES, MsgId, Status, STATUS_MASK
 from ...realtime.compiled_functions import CompiledFunctions
@@ -102,7 +101,7 @@ class StateReportReader:
     """Tables and output arrays of :func:`parse_state_datagram`; :meth:`read` a datagram."""
 
     def __init__(self):
-        self.tables = np.array([TABLE8, TABLE16], dtype=np.int64)
+        self.tables = crc_tables()
         self.limits = np.array([int(MsgId.STATE_REPORT), MAX_AXES, STATUS_MASK, FAULT_MASK,
                                 int(Status.FAULT), int(CURRENT_SCALE)], dtype=np.int64)
         self.counts = np.zeros(MAX_AXES, dtype=np.int64)

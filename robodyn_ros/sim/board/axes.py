@@ -325,28 +325,30 @@ class SimAxes:
 
     def _advance(self, reference, outputs_on, h, alpha):
         plant = self.plant
-        torque = None
-        if not outputs_on:
-            self.current[:] = 0.0
+        if outputs_on:
+            torque = self._current_lag(reference, alpha)
         else:
-            fast = CYCLE.get()
-            if fast is not None:
-                try:
-                    torque = self._torque
-                    fast[CURRENT_LAG](self.current, reference, alpha, self._torque_per_amp,
-                                      torque)
-                except TypeError:   # an array type it was not compiled for: the NumPy form
-                    torque = None
-            if torque is None:
-                self.current += (reference - self.current) * alpha
-        if not outputs_on and self.brakes:
-            plant.qd[:] = 0.0
-            plant.time += h
-            return None
-        if torque is None:
+            self.current[:] = 0.0
+            if self.brakes:
+                plant.qd[:] = 0.0
+                plant.time += h
+                return None
             torque = self._torque_per_amp * self.current
         plant.advance(self._backlash(torque, h), h)
         return self._stops()
+
+    def _current_lag(self, reference, alpha):
+        """Move the currents ``alpha`` of the way to ``reference``; give the joint torque."""
+        fast = CYCLE.get()
+        if fast is not None:
+            try:
+                fast[CURRENT_LAG](self.current, reference, alpha, self._torque_per_amp,
+                                  self._torque)
+                return self._torque
+            except TypeError:   # an array type it was not compiled for: the NumPy form
+                pass
+        self.current += (reference - self.current) * alpha
+        return self._torque_per_amp * self.current
 
     def _advance_axes(self, reference, on, h, alpha):
         """Advance ``h`` with the power stage on or off per axis (a drive set)."""

@@ -177,6 +177,35 @@ def sense(q, gap, counts_per_unit, current, trip_level, qd, enabled, time_us, wa
 CLAMP, CURRENT_LAG, HARD_STOPS, SENSE = range(4)
 
 
+def clamp_in_place(values, limit):
+    """
+    Clamp set-points to their limits in place: compiled once loaded, else in NumPy.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Set-points, (n,) float.
+    limit : numpy.ndarray
+        Their limits, (n,), >= 0.
+
+    Returns
+    -------
+    bool
+        Whether any value was changed.
+
+    """
+    fast = COMPILED.get()
+    if fast is not None:
+        try:
+            return fast[CLAMP](values, limit)
+        except TypeError:   # an array type it was not compiled for: the NumPy form
+            pass
+    clamped = np.minimum(np.maximum(values, -limit), limit)
+    changed = bool((clamped != values).any())
+    values[:] = clamped
+    return changed
+
+
 def _warm(compiled):
     one, count = np.ones(1), np.zeros(1, dtype=np.int64)
     compiled[CLAMP](one.copy(), one)

@@ -49,7 +49,7 @@ import time
 
 import numpy as np
 
-from .cycle_kernel import CLAMP, COMPILED as CYCLE, SENSE
+from .cycle_kernel import clamp_in_place, COMPILED as CYCLE, SENSE
 from .impedance import ImpedanceLoop
 from ...hardware.board.messages import (Ack, BOARD_WIDE, ClearFault, Configure, Disable, Enable,
                                         Fault, FaultReport, Heartbeat, HeartbeatReply, Identify,
@@ -334,13 +334,7 @@ class SimFirmware:
         self.session_until_us = self.time_us + SESSION_US
         if not self._accept(state_time_us, currents.shape[0]):
             return []
-        fast = CYCLE.get()
-        try:
-            self.limited = fast[CLAMP](currents, self.limit)      # in place
-        except TypeError:       # not compiled (None), or not the compiled array types
-            clamped = np.minimum(np.maximum(currents, -self.limit), self.limit)
-            self.limited = bool((clamped != currents).any())
-            currents = clamped
+        self.limited = clamp_in_place(currents, self.limit)
         self.command = currents
         self.mode = CURRENT
         return []

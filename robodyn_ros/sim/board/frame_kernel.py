@@ -39,9 +39,8 @@ encoder and parser, with fuzzed datagrams.
 
 import numpy as np
 
-from ...hardware.board.crc import TABLE16, TABLE8
-from ...hardware.board.frame_loops import (CRC, crc16, HEADER, HELPERS, put, unsigned,
-                                           whole_frame, write_header)
+from ...hardware.board.frame_loops import (CRC, crc16, crc_tables, HEADER, HELPERS, put,
+                                           unsigned, whole_frame, write_header)
 from ...hardware.board.reports import StateReport
 from ...hardware.board.requests import SetCurrents
 from ...hardware.board.wire import CURRENT_SCALE, FAULT_MASK, I32, MAX_AXES, MsgId, STATUS_MASK
@@ -152,7 +151,7 @@ class StateFrameWriter:
     """Buffer and tables of :func:`encode_state_frame`; :meth:`encode` a report."""
 
     def __init__(self):
-        self.tables = np.array([TABLE8, TABLE16], dtype=np.int64)
+        self.tables = crc_tables()
         self.header = np.array([int(MsgId.STATE_REPORT), 0, int(CURRENT_SCALE), I32[1],
                                 STATUS_MASK, FAULT_MASK], dtype=np.int64)
         self.words = np.zeros(5, dtype=np.int64)
@@ -203,7 +202,7 @@ class CurrentsDatagramReader:
     """Tables and output array of :func:`parse_currents_datagram`; :meth:`read` a datagram."""
 
     def __init__(self):
-        self.tables = np.array([TABLE8, TABLE16], dtype=np.int64)
+        self.tables = crc_tables()
         self.limits = np.array([int(MsgId.SET_CURRENTS), SetCurrents.max_axes,
                                 int(CURRENT_SCALE)], dtype=np.int64)
         self.currents = np.zeros(MAX_AXES)
